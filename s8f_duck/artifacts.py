@@ -1,0 +1,214 @@
+"""The three artifacts written byte for byte from the freeze tables (SPEC §6).
+
+Every file is written to a temporary path next to its destination and only renamed into
+place by `Outputs.commit`, so a failed command leaves existing files untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .errors import UnusableInput
+from .gojson import encode_string
+from .steps import rows
+
+CORPUS_SCHEMA = "fak-microcontext-corpus/1"
+REPORT_SCHEMA = "fak-microcontext-corpus-report/1"
+ANSWER_FIELD_NEEDLES = ('"references"', '"duplicate_targets"', '"scope_contradictions"', '"aggregates"')
+QUESTION_SLICES = [
+    "held-out state/label classification",
+    "reference and duplicate relations",
+    "scope contradiction detection",
+    "exhaustive state/label counts",
+    "chronology top-10",
+    "recent-update top-10",
+]
+PROVENANCE = [
+    "source records fetched from the public GitHub Issues API and scrubbed through a committed corpus redaction map",
+    "source state/labels/closure metadata remain in candidate input; only derived relation/cue/aggregate answers are isolated",
+    "train/tune/test split groups exact duplicate titles/bodies and in-corpus reference components before deterministic hashing",
+    "candidate pipelines receive only the public corpus",
+]
+_BATCH = 4096
+
+
+class Outputs:
+    """Temporary files that become the real outputs only when everything succeeded."""
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[Path, Path]] = []
+
+    def temp_for(self, final: Path) -> Path:
+        final = Path(final)
+        if final.is_dir():
+            raise UnusableInput(f"{final}: is a directory, expected a file path")
+        if not final.parent.is_dir():
+            raise UnusableInput(f"{final}: directory {final.parent} does not exist")
+        fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+        os.close(fd)
+        self._pending.append((Path(name), final))
+        return Path(name)
+
+    def commit(self) -> None:
+        umask = os.umask(0)
+        os.umask(umask)
+        for temp, final in self._pending:
+            os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600 files; outputs are ordinary files
+            os.replace(temp, final)
+        self._pending.clear()
+
+    def discard(self) -> None:
+        for temp, _ in self._pending:
+            for leftover in (temp, temp.with_name(temp.name + ".wal")):
+                leftover.unlink(missing_ok=True)
+        self._pending.clear()
+
+
+class HashingWriter:
+    """Writes UTF-8 text to a file while computing its SHA-256."""
+
+    def __init__(self, path: Path) -> None:
+        self._file = open(path, "wb")
+        self._hash = hashlib.sha256()
+
+    def write(self, text: str) -> None:
+        data = text.encode("utf-8")
+        self._hash.update(data)
+        self._file.write(data)
+
+    def close(self) -> str:
+        self._file.close()
+        return self._hash.hexdigest()
+
+
+def write_text(path: Path, text: str) -> str:
+    """Write text; return the SHA-256 of its bytes."""
+    writer = HashingWriter(path)
+    writer.write(text)
+    return writer.close()
+
+
+def _public_record(row: tuple[Any, ...]) -> str:
+    (ident, split, number, title, body, created, updated, url, state, labels, closed, title_sha, body_sha) = row
+    if labels is None:
+        label_text = "null"
+    else:
+        items = ",\n".join(f"        {encode_string(label)}" for label in labels)
+        label_text = f"[\n{items}\n      ]"
+    closed_text = "null" if closed is None else encode_string(closed)
+    return (
+        "    {\n"
+        f'      "id": {encode_string(ident)},\n'
+        f'      "split": {encode_string(split)},\n'
+        f'      "number": {number},\n'
+        f'      "title": {encode_string(title)},\n'
+        f'      "body": {encode_string(body)},\n'
+        f'      "created_at": {encode_string(created)},\n'
+        f'      "updated_at": {encode_string(updated)},\n'
+        f'      "url": {encode_string(url)},\n'
+        f'      "state": {encode_string(state)},\n'
+        f'      "labels": {label_text},\n'
+        f'      "closed_at": {closed_text},\n'
+        f'      "title_sha256": {encode_string(title_sha)},\n'
+        f'      "body_sha256": {encode_string(body_sha)}\n'
+        "    }"
+    )
+
+
+def _batches(con: duckdb.DuckDBPyConnection, query: str) -> Iterator[list[tuple[Any, ...]]]:
+    cursor = con.execute(query)
+    while batch := cursor.fetchmany(_BATCH):
+        yield batch
+
+
+def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str:
+    """Stream the public corpus from `issues` and `corpus_header`; return its SHA-256."""
+    (frozen_at,) = con.execute("SELECT frozen_at FROM corpus_header").fetchone()  # type: ignore[misc]
+    writer = HashingWriter(path)
+    writer.write(
+        "{\n"
+        f'  "schema": {encode_string(CORPUS_SCHEMA)},\n'
+        f'  "source": {encode_string(source)},\n'
+        f'  "frozen_at": {encode_string(frozen_at)},\n'
+        '  "records": ['
+    )
+    columns = "id, split, number, title, body, created_at, updated_at, url, state, labels, closed_at, "
+    separator = "\n"
+    for batch in _batches(con, f"SELECT {columns} title_sha256, body_sha256 FROM issues ORDER BY number"):
+        writer.write(separator + ",\n".join(_public_record(row) for row in batch))
+        separator = ",\n"
+    writer.write("\n  ]\n}\n" if separator == ",\n" else "]\n}\n")
+    return writer.close()
+
+
+def answers_document(con: duckdb.DuckDBPyConnection, corpus_sha256: str) -> dict[str, Any]:
+    """The answer bundle as an ordered dict, from `answers` and the aggregate tables."""
+    answers = [
+        {
+            "id": ident,
+            "split": split,
+            "state": state,
+            "labels": labels,
+            "references": refs,
+            "duplicate_targets": dups,
+            "scope_contradictions": cues,
+        }
+        for ident, split, state, labels, refs, dups, cues in con.execute(
+            'SELECT id, split, state, labels, "references", duplicate_targets, scope_contradictions '
+            "FROM answers ORDER BY number"
+        ).fetchall()
+    ]
+    aggregates = {
+        "state_counts": dict(con.execute("SELECT state, count FROM state_counts ORDER BY state").fetchall()),
+        "label_counts": dict(con.execute("SELECT label, count FROM label_counts ORDER BY label").fetchall()),
+        "newest_issue_ids": [r[0] for r in con.execute("SELECT id FROM newest_issue_ids ORDER BY rank").fetchall()],
+        "most_recently_updated_issue_ids": [
+            r[0] for r in con.execute("SELECT id FROM most_recently_updated_issue_ids ORDER BY rank").fetchall()
+        ],
+    }
+    return {
+        "schema": "fak-microcontext-answers/1",
+        "corpus_sha256": corpus_sha256,
+        "answers": answers,
+        "aggregates": aggregates,
+    }
+
+
+def report_document(
+    con: duckdb.DuckDBPyConnection, corpus_sha256: str, answers_sha256: str, oracle_grade: dict[str, Any]
+) -> dict[str, Any]:
+    """The report as an ordered dict, from `report_counts` and `leak_checks`."""
+    counts = rows(con, "SELECT * FROM report_counts")[0]
+    checks = rows(con, "SELECT * FROM leak_checks")[0]
+    return {
+        "schema": REPORT_SCHEMA,
+        "corpus_sha256": corpus_sha256,
+        "answers_sha256": answers_sha256,
+        **counts,
+        "leak_checks": dict(sorted(checks.items())),
+        "blind_oracle_grade": oracle_grade,
+        "question_slices": QUESTION_SLICES,
+        "provenance": PROVENANCE,
+    }
+
+
+def file_contains(path: Path, needles: list[str], chunk: int = 1 << 24) -> dict[str, bool]:
+    """Which needles occur in the file's bytes, read in overlapping chunks."""
+    wanted = {n: n.encode("utf-8") for n in needles}
+    found = dict.fromkeys(needles, False)
+    overlap = max(len(b) for b in wanted.values()) - 1
+    tail = b""
+    with open(path, "rb") as f:
+        while data := f.read(chunk):
+            window = tail + data
+            for needle, raw in wanted.items():
+                found[needle] = found[needle] or raw in window
+            tail = window[-overlap:] if overlap else b""
+    return found

@@ -1,0 +1,114 @@
+"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (SPEC §1-§6)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from . import artifacts, grade
+from .errors import UnusableInput, Verdict
+from .gojson import dumps
+from .progress import Progress
+from .raw import load_raw, read_json_file
+from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps
+
+DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
+
+
+@dataclass
+class FreezeResult:
+    corpus_sha256: str
+    answers_sha256: str
+    report: dict[str, Any]
+
+
+def load_redactions(path: Path) -> pa.Table:
+    """The redaction map: a JSON array of RE2 patterns, applied in order (SPEC §2)."""
+    patterns = read_json_file(path)
+    if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
+        raise UnusableInput(f"{path}: expected a JSON array of non-empty pattern strings")
+    probe = duckdb.connect()
+    for rule, pattern in enumerate(patterns, start=1):
+        try:
+            probe.execute("SELECT regexp_matches('', ?)", ["(?i)" + pattern])
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{path}: pattern {rule} {pattern!r} is not a valid RE2 pattern: {exc}") from None
+    return pa.table({"rule": pa.array(range(1, len(patterns) + 1), pa.int64()), "pattern": patterns})
+
+
+def freeze(
+    raw_path: Path,
+    public_path: Path,
+    answers_path: Path,
+    report_path: Path,
+    source: str,
+    *,
+    db_path: Path | None = None,
+    redactions_path: Path = DEFAULT_REDACTIONS,
+    min_records: int = 50,
+    progress: Progress | None = None,
+) -> FreezeResult:
+    """Freeze a dump; nothing appears at any output path unless every step succeeded."""
+    progress = progress or Progress("freeze", enabled=False)
+    progress.step("load raw JSON")
+    raw_issues, raw_labels = load_raw(raw_path, min_records)
+    redactions = load_redactions(redactions_path)
+    outputs = artifacts.Outputs()
+    try:
+        temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
+        database = ":memory:"
+        if db_path is not None:
+            temp_db = outputs.temp_for(db_path)
+            temp_db.unlink()  # DuckDB creates the file itself
+            database = str(temp_db)
+        with duckdb.connect(database) as con:
+            register(con, {"raw_issues": raw_issues, "raw_labels": raw_labels, "redactions": redactions})
+            run_steps(con, FREEZE_STEPS, progress)
+            progress.step("write public corpus")
+            corpus_sha256 = artifacts.write_public(con, temp_public, source)
+            progress.step("write answer bundle")
+            answers_sha256 = artifacts.write_text(
+                temp_answers, dumps(artifacts.answers_document(con, corpus_sha256))
+            )
+            progress.step("blind oracle grade")
+            with grade.grade_database(temp_answers, temp_answers) as grader:
+                oracle = grade.core_report(grader)
+            register(con, {"oracle_grade": pa.Table.from_pylist([oracle])})
+            progress.step("scan public bytes")
+            found = artifacts.file_contains(temp_public, [answers_sha256, *artifacts.ANSWER_FIELD_NEEDLES])
+            scan = [
+                {"kind": "answers_sha256" if needle == answers_sha256 else "answer_field", "needle": needle, "found": hit}
+                for needle, hit in found.items()
+            ]
+            register(con, {"public_scan": pa.Table.from_pylist(scan)})
+            run_steps(con, LEAK_CHECK_STEPS, progress)
+            failed = [name for name, ok in rows(con, "SELECT * FROM leak_checks")[0].items() if not ok]
+            if failed:
+                raise Verdict(f"{raw_path}: leak checks failed: {', '.join(failed)}; nothing written")
+            report = artifacts.report_document(con, corpus_sha256, answers_sha256, oracle)
+            artifacts.write_text(temp_report, dumps(report))
+        outputs.commit()
+    finally:
+        outputs.discard()
+    progress.done()
+    return FreezeResult(corpus_sha256, answers_sha256, report)
+
+
+def summary(result: FreezeResult) -> str:
+    """One line per headline figure, for the terminal."""
+    r = result.report
+    return "\n".join(
+        [
+            f"records {r['records']}: train {r['train_records']} / tune {r['tune_records']} / test {r['test_records']}",
+            f"open {r['open_records']} / closed {r['closed_records']}; reference edges {r['reference_edges']}, "
+            f"duplicate edges {r['duplicate_edges']}, contradiction cues {r['scope_contradictions']}",
+            f"scrubbed records {r['scrubbed_records']}, matches {r['scrubbed_matches']}",
+            f"public  sha256 {result.corpus_sha256}",
+            f"answers sha256 {result.answers_sha256}",
+            "leak checks: all true",
+        ]
+    )

@@ -1,0 +1,89 @@
+"""The SQL files under sql/ and the order each command runs them in.
+
+Each file creates the one table (or the macros) it is named for. The lists below are the
+whole pipeline: reading them top to bottom is reading what a command computes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+from pathlib import Path
+
+import duckdb
+
+from .progress import Progress
+
+SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+
+# Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
+# dump) and by the baseline and verify (from the public corpus).
+FACT_STEPS: tuple[str, ...] = (
+    "facts/reference_edges",
+    "facts/duplicate_edges",
+    "facts/contradiction_cues",
+    "facts/components",
+    "facts/splits",
+    "facts/answers",
+    "facts/state_counts",
+    "facts/label_counts",
+    "facts/newest_issue_ids",
+    "facts/most_recently_updated_issue_ids",
+)
+
+# freeze: raw_issues, raw_labels, redactions -> every table of the three artifacts.
+FREEZE_STEPS: tuple[str, ...] = (
+    "macros",
+    "freeze/scrubbed_issues",
+    "freeze/labels",
+    *FACT_STEPS,
+    "freeze/issues",
+    "freeze/corpus_header",
+    "freeze/report_counts",
+)
+
+# After the artifacts are written: public_scan and oracle_grade -> leak_checks.
+LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
+
+# grade: answers + aggregates and submitted_* tables -> the grade and its details.
+GRADE_STEPS: tuple[str, ...] = (
+    "macros",
+    "grade/citation_errors",
+    "grade/fact_errors",
+    "grade/record_results",
+    "grade/aggregate_errors",
+    "grade/grade",
+)
+
+
+def sql_path(step: str) -> Path:
+    return SQL_DIR / f"{step}.sql"
+
+
+def all_sql_files() -> list[Path]:
+    return sorted(SQL_DIR.rglob("*.sql"))
+
+
+def run_steps(
+    con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
+) -> None:
+    """Run each step's SQL file in order on the connection."""
+    for step in steps:
+        if progress:
+            progress.step(step)
+        con.execute(sql_path(step).read_text(encoding="utf-8"))
+
+
+def register(con: duckdb.DuckDBPyConnection, tables: dict[str, object], prefix: str = "") -> None:
+    """Copy Arrow tables into DuckDB tables named prefix + name."""
+    for name, table in tables.items():
+        con.register("_incoming", table)
+        con.execute(f'CREATE OR REPLACE TABLE "{prefix}{name}" AS SELECT * FROM _incoming')
+        con.unregister("_incoming")
+
+
+def rows(con: duckdb.DuckDBPyConnection, query: str) -> list[dict[str, Any]]:
+    """A query's rows as dicts."""
+    cursor = con.execute(query)
+    names = [d[0] for d in cursor.description]
+    return [dict(zip(names, row)) for row in cursor.fetchall()]

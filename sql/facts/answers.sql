@@ -1,0 +1,24 @@
+-- SPEC §6 answer bundle, one row per record by number: state upper-cased, labels sorted
+-- by byte order (DuckDB compares strings bytewise), facts distinct and ascending.
+CREATE OR REPLACE TABLE answers AS
+WITH
+label_lists AS (SELECT number, list(label ORDER BY label) AS labels FROM labels GROUP BY number),
+reference_lists AS (SELECT src AS number, list(dst ORDER BY dst) AS refs FROM reference_edges GROUP BY src),
+duplicate_lists AS (SELECT src AS number, list(dst ORDER BY dst) AS dups FROM duplicate_edges GROUP BY src),
+cue_lists AS (SELECT number, list(marker ORDER BY marker) AS cues FROM contradiction_cues GROUP BY number)
+SELECT
+    issue_id(issue.number) AS id,
+    splits.split,
+    issue.number,
+    upper(issue.state) AS state,
+    coalesce(label_lists.labels, []) AS labels,
+    coalesce(reference_lists.refs, []) AS "references",
+    coalesce(duplicate_lists.dups, []) AS duplicate_targets,
+    coalesce(cue_lists.cues, []) AS scope_contradictions
+FROM scrubbed_issues AS issue
+JOIN splits USING (number)
+LEFT JOIN label_lists USING (number)
+LEFT JOIN reference_lists USING (number)
+LEFT JOIN duplicate_lists USING (number)
+LEFT JOIN cue_lists USING (number)
+ORDER BY issue.number;

@@ -1,0 +1,5 @@
+-- SPEC §4: every record takes the split of its component (split_of in macros.sql).
+CREATE OR REPLACE TABLE splits AS
+SELECT number, component, split_of(component) AS split
+FROM components
+ORDER BY number;

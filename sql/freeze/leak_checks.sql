@@ -1,0 +1,32 @@
+-- SPEC §6 leak checks, one row; freeze fails and writes nothing unless all are true.
+-- public_scan holds what a byte scan of the written public file found; oracle_grade is
+-- the grade of the written answer bundle submitted as its own candidate.
+CREATE OR REPLACE TABLE leak_checks AS
+WITH
+hashes AS (
+    SELECT 'title' AS kind, title_sha256 AS hash, split FROM issues
+    UNION ALL
+    SELECT 'body', body_sha256, split FROM issues
+),
+straddling AS (SELECT kind, hash FROM hashes GROUP BY kind, hash HAVING count(DISTINCT split) > 1),
+source_labels AS (
+    SELECT number, list(name ORDER BY name) AS labels FROM raw_labels WHERE name <> '' GROUP BY number
+),
+altered AS (
+    SELECT raw.number
+    FROM raw_issues AS raw
+    LEFT JOIN issues USING (number)
+    LEFT JOIN source_labels USING (number)
+    WHERE issues.number IS NULL
+       OR issues.state IS DISTINCT FROM raw.state
+       OR issues.closed_at IS DISTINCT FROM raw.closed_at
+       OR issues.labels IS DISTINCT FROM source_labels.labels
+)
+SELECT
+    NOT (SELECT bool_or(found) FROM public_scan WHERE kind = 'answers_sha256') AS answer_digest_absent_from_public,
+    (SELECT count(*) = 0 FROM straddling) AS disjoint_train_tune_test_content,
+    (SELECT count(DISTINCT id) = count(*) AND bool_and(split IN ('train', 'tune', 'test')) FROM issues)
+        AS disjoint_train_tune_test_ids,
+    (SELECT quality_pass AND exact_records = test_records FROM oracle_grade) AS oracle_blind_run_exact,
+    NOT (SELECT bool_or(found) FROM public_scan WHERE kind = 'answer_field') AS public_omits_derived_answer_fields,
+    (SELECT count(*) = 0 FROM altered) AS public_preserves_source_state_labels_closed_at;

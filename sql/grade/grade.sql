@@ -1,0 +1,27 @@
+-- SPEC §8 core grade, one row. A submission bound to another corpus gets the reference's
+-- all-zero report (the CLI also says so plainly and fails).
+CREATE OR REPLACE TABLE grade AS
+WITH
+bound AS (SELECT answers_corpus_sha256 = submitted_corpus_sha256 AS ok, answers_corpus_sha256 FROM grade_binding),
+core AS (
+    SELECT
+        (SELECT count(*) FROM record_results) AS test_records,
+        (SELECT count(*) FILTER (WHERE exact) FROM record_results) AS exact_records,
+        (SELECT count(*) FILTER (WHERE kind = 'false_positive') FROM fact_errors) AS false_positive_facts,
+        (SELECT count(*) FILTER (WHERE kind = 'false_negative') FROM fact_errors) AS false_negative_facts,
+        (SELECT least(count(*), 1) FROM aggregate_errors) AS aggregate_errors,
+        (SELECT count(*) FROM citation_errors) AS citation_errors
+)
+SELECT
+    'fak-microcontext-grade/1' AS schema,
+    bound.answers_corpus_sha256 AS corpus_sha256,
+    CASE WHEN bound.ok THEN test_records ELSE 0 END AS test_records,
+    CASE WHEN bound.ok THEN exact_records ELSE 0 END AS exact_records,
+    CASE WHEN bound.ok THEN false_positive_facts ELSE 0 END AS false_positive_facts,
+    CASE WHEN bound.ok THEN false_negative_facts ELSE 0 END AS false_negative_facts,
+    CASE WHEN bound.ok THEN aggregate_errors ELSE 0 END AS aggregate_errors,
+    CASE WHEN bound.ok THEN citation_errors ELSE 0 END AS citation_errors,
+    bound.ok AND test_records > 0 AND exact_records = test_records AND false_positive_facts = 0
+        AND false_negative_facts = 0 AND aggregate_errors = 0 AND citation_errors = 0 AS quality_pass,
+    bound.ok AS corpus_bound
+FROM bound, core;
