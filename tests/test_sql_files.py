@@ -1,0 +1,33 @@
+"""The SQL files parse, and each step creates the table it is named for."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import sqlglot
+from sqlglot import exp
+
+from s8f_duck import steps
+
+ALL_STEPS = sorted(
+    {*steps.FREEZE_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS}
+)
+
+
+@pytest.mark.parametrize("path", steps.all_sql_files(), ids=lambda p: str(p.relative_to(steps.SQL_DIR)))
+def test_sql_file_parses_as_duckdb(path: Path) -> None:
+    statements = sqlglot.parse(path.read_text(encoding="utf-8"), read="duckdb", error_level=sqlglot.ErrorLevel.RAISE)
+    assert statements and all(s is not None for s in statements)
+
+
+@pytest.mark.parametrize("step", [s for s in ALL_STEPS if s != "macros"])
+def test_step_creates_the_table_it_is_named_for(step: str) -> None:
+    (statement,) = sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
+    assert isinstance(statement, exp.Create)
+    assert statement.this.find(exp.Table).name == Path(step).name
+
+
+def test_every_sql_file_is_run_by_some_command() -> None:
+    used = {steps.sql_path(step) for step in ALL_STEPS}
+    assert set(steps.all_sql_files()) <= used
