@@ -93,6 +93,81 @@ def freeze(
         print(freezing.summary(result))
 
 
+@app.command()
+def grade(
+    answers: Annotated[Path, typer.Option(help="The answer bundle (grader-only file).")],
+    submission: Annotated[Path, typer.Option(help="The candidate's submission (fak-microcontext-submission/1).")],
+    output: Annotated[Path, typer.Option(help="Where to write the grade JSON (core fields, then the breakdown).")],
+    format: Annotated[
+        str, typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown), json.")
+    ] = "summary",
+) -> None:
+    """Grade a submission fact by fact against the held-out test answers (SPEC §8).
+
+    Exit 0 when quality passes (every test record exact, no aggregate or citation
+    error); 1 when it does not, or when the submission is bound to another corpus; 2
+    when an input cannot be used (the message names the field and the record).
+    """
+    from . import grade as grading
+    from .artifacts import Outputs, write_text
+    from .gojson import dumps
+
+    if format not in ("summary", "table", "json"):
+        print(f"s8f-duck grade: error: --format must be summary, table or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+
+    def run() -> dict[str, object]:
+        report = grading.grade(answers, submission)
+        outputs = Outputs()
+        try:
+            write_text(outputs.temp_for(output), dumps(report))
+            outputs.commit()
+        finally:
+            outputs.discard()
+        return report
+
+    report = _run("grade", run)
+    print({"summary": grading.summary, "table": grading.table, "json": lambda r: dumps(r).rstrip()}[format](report))
+    if not report["corpus_bound"]:
+        print(
+            f"s8f-duck grade: the submission is bound to corpus {report['submission_corpus_sha256']!r}, "
+            f"but the answers are for corpus {report['corpus_sha256']}: not graded (all-zero core report)",
+            file=sys.stderr,
+        )
+    if not report["quality_pass"]:
+        raise typer.Exit(1)
+
+
+@app.command()
+def verify(
+    public: Annotated[Path, typer.Option(help="The public corpus.")],
+    answers: Annotated[Path, typer.Option(help="The answer bundle.")],
+    report: Annotated[Path, typer.Option(help="The report.")],
+    raw: Annotated[
+        Path | None, typer.Option(help="Also re-freeze this raw dump and require byte-identical artifacts.")
+    ] = None,
+    redactions: Annotated[Path | None, typer.Option(help="Redaction map for --raw (default: the committed map).")] = None,
+) -> None:
+    """Verify a frozen triple: digest binding, counts and report verdicts (as the reference
+    does), then re-derive everything from the public corpus with freeze's own SQL (splits,
+    hashes, answers, aggregates, report counts, leak checks, oracle grade) and require it
+    to equal the files. Exit 0 verified, 1 a difference (the first ones are named), 2
+    an unusable file.
+    """
+    from .freeze import DEFAULT_REDACTIONS
+    from .verify import verdict, verify as verifying
+
+    problems = _run(
+        "verify",
+        lambda: verifying(
+            public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
+            progress=Progress("verify"),
+        ),
+    )  # fmt: skip
+    _run("verify", lambda: verdict(problems))
+    print("verified: digests bind, counts match, and every artifact re-derives from the public corpus")
+
+
 def main() -> None:
     app()
 

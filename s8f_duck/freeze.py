@@ -57,6 +57,34 @@ def freeze(
     progress.step("load raw JSON")
     raw_issues, raw_labels = load_raw(raw_path, min_records)
     redactions = load_redactions(redactions_path)
+    try:
+        return freeze_tables(
+            {"raw_issues": raw_issues, "raw_labels": raw_labels, "redactions": redactions},
+            public_path, answers_path, report_path, source, db_path=db_path, progress=progress,
+        )  # fmt: skip
+    except LeakCheckFailed as exc:
+        raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
+
+
+class LeakCheckFailed(Verdict):
+    def __init__(self, failed: list[str]) -> None:
+        super().__init__(f"leak checks failed: {', '.join(failed)}")
+        self.failed = failed
+
+
+def freeze_tables(
+    inputs: dict[str, pa.Table],
+    public_path: Path,
+    answers_path: Path,
+    report_path: Path,
+    source: str,
+    *,
+    db_path: Path | None = None,
+    progress: Progress | None = None,
+) -> FreezeResult:
+    """Run the freeze pipeline on loaded `raw_issues`, `raw_labels` and `redactions`
+    tables and write the artifacts (all or nothing)."""
+    progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()
     try:
         temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
@@ -66,7 +94,7 @@ def freeze(
             temp_db.unlink()  # DuckDB creates the file itself
             database = str(temp_db)
         with duckdb.connect(database) as con:
-            register(con, {"raw_issues": raw_issues, "raw_labels": raw_labels, "redactions": redactions})
+            register(con, inputs)
             run_steps(con, FREEZE_STEPS, progress)
             progress.step("write public corpus")
             corpus_sha256 = artifacts.write_public(con, temp_public, source)
@@ -88,7 +116,7 @@ def freeze(
             run_steps(con, LEAK_CHECK_STEPS, progress)
             failed = [name for name, ok in rows(con, "SELECT * FROM leak_checks")[0].items() if not ok]
             if failed:
-                raise Verdict(f"{raw_path}: leak checks failed: {', '.join(failed)}; nothing written")
+                raise LeakCheckFailed(failed)
             report = artifacts.report_document(con, corpus_sha256, answers_sha256, oracle)
             artifacts.write_text(temp_report, dumps(report))
         outputs.commit()

@@ -42,3 +42,70 @@ def core_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     """The reference-compatible grade (`fak-microcontext-grade/1`), fields in order."""
     row = rows(con, "SELECT * FROM grade")[0]
     return {field: row[field] for field in CORE_FIELDS}
+
+
+def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The core grade, then (beside it, never instead) the per-slice breakdown."""
+    report = core_report(con)
+    binding = rows(con, "SELECT * FROM grade_binding")[0]
+    records = rows(
+        con,
+        "SELECT count(*) FILTER (WHERE NOT submitted) AS missing_from_submission, "
+        "coalesce(list(id) FILTER (WHERE NOT exact), [])[1:20] AS first_inexact_records FROM record_results",
+    )[0]
+    citations = rows(con, "SELECT count(*) AS count, coalesce(list({'position': pos, 'id': id, 'reason': reason} "
+                          "ORDER BY pos), [])[1:20] AS first FROM citation_errors")[0]  # fmt: skip
+    report["corpus_bound"] = rows(con, "SELECT corpus_bound FROM grade")[0]["corpus_bound"]
+    report["submission_corpus_sha256"] = binding["submitted_corpus_sha256"]
+    report["breakdown"] = {
+        "records": records,
+        "slices": rows(con, "SELECT * FROM slice_breakdown"),
+        "aggregates": rows(con, "SELECT * FROM aggregate_breakdown"),
+        "citation_errors": citations,
+    }
+    return report
+
+
+def grade(answers_path: Path, submission_path: Path) -> dict[str, Any]:
+    """Grade a submission file against an answer bundle file."""
+    with grade_database(answers_path, submission_path) as con:
+        return full_report(con)
+
+
+def _fraction(value: float | None) -> str:
+    return "-" if value is None else f"{value:.4f}"
+
+
+def summary(report: dict[str, Any]) -> str:
+    """One line: the verdict and the core figures."""
+    verdict = "PASS" if report["quality_pass"] else "FAIL"
+    return (
+        f"{verdict}: {report['exact_records']}/{report['test_records']} test records exact; "
+        f"{report['false_positive_facts']} false positive and {report['false_negative_facts']} false negative facts, "
+        f"{report['aggregate_errors']} aggregate errors, {report['citation_errors']} citation errors"
+    )
+
+
+def table(report: dict[str, Any]) -> str:
+    """The breakdown as a plain-text table for the terminal."""
+    lines = [summary(report), ""]
+    head = f"{'slice':<22}{'gold':>7}{'sent':>7}{'FP':>6}{'FN':>6}{'prec':>8}{'recall':>8}{'records':>9}  first records with errors"
+    lines.append(head)
+    for s in report["breakdown"]["slices"]:
+        lines.append(
+            f"{s['slice']:<22}{s['gold_facts']:>7}{s['submitted_facts']:>7}{s['false_positive_facts']:>6}"
+            f"{s['false_negative_facts']:>6}{_fraction(s['precision']):>8}{_fraction(s['recall']):>8}"
+            f"{s['records_with_errors']:>9}  {' '.join(s['first_records_with_errors'][:6])}"
+        )
+    lines += ["", f"{'aggregate':<34}{'exact':>6}{'diffs':>7}  first differences (entry: gold / submitted)"]
+    for a in report["breakdown"]["aggregates"]:
+        diffs = "; ".join(f"{d['entry']}: {d['gold']} / {d['submitted']}" for d in a["first_differences"][:4])
+        lines.append(f"{a['aggregate']:<34}{'yes' if a['exact'] else 'NO':>6}{a['differences']:>7}  {diffs}")
+    cites = report["breakdown"]["citation_errors"]
+    if cites["count"]:
+        first = "; ".join(f"#{c['position']} {c['id']!r} ({c['reason']})" for c in cites["first"][:6])
+        lines += ["", f"citation errors: {cites['count']}: {first}"]
+    missing = report["breakdown"]["records"]["missing_from_submission"]
+    if missing:
+        lines += ["", f"test records missing from the submission: {missing}"]
+    return "\n".join(lines)

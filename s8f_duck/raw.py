@@ -54,7 +54,7 @@ def _where(path: Path, index: int, record: dict[str, Any]) -> str:
     return f"{path}: record {index}" + (f" (number {number})" if is_int(number) else "")
 
 
-def _string(record: dict[str, Any], key: str, where: str, *, null_ok: bool = False) -> str:
+def string_field(record: dict[str, Any], key: str, where: str, *, null_ok: bool = False) -> str:
     value = record.get(key)
     if value is None and null_ok:
         return ""
@@ -76,8 +76,8 @@ def gojson_type(value: Any) -> str:
     return "array" if isinstance(value, list) else "object"
 
 
-def _timestamp(record: dict[str, Any], key: str, where: str) -> timestamps.Timestamp:
-    value = _string(record, key, where)
+def timestamp_field(record: dict[str, Any], key: str, where: str) -> timestamps.Timestamp:
+    value = string_field(record, key, where)
     try:
         return timestamps.parse(value)
     except ValueError as exc:
@@ -106,13 +106,13 @@ def load_raw(path: Path, min_records: int = 50) -> tuple[pa.Table, pa.Table]:
         if number in first_seen:
             raise UnusableInput(f"{where}: number {number} repeats record {first_seen[number]}")
         first_seen[number] = index
-        title, url = _string(record, "title", where), _string(record, "url", where)
+        title, url = string_field(record, "title", where), string_field(record, "url", where)
         if not title:
             raise UnusableInput(f"{where}: field 'title' is empty")
         if not url:
             raise UnusableInput(f"{where}: field 'url' is empty")
-        created, updated = _timestamp(record, "createdAt", where), _timestamp(record, "updatedAt", where)
-        closed = None if record.get("closedAt") is None else _timestamp(record, "closedAt", where).text
+        created, updated = timestamp_field(record, "createdAt", where), timestamp_field(record, "updatedAt", where)
+        closed = None if record.get("closedAt") is None else timestamp_field(record, "closedAt", where).text
         raw_labels = record.get("labels")
         if raw_labels is None:
             raw_labels = []
@@ -123,9 +123,9 @@ def load_raw(path: Path, min_records: int = 50) -> tuple[pa.Table, pa.Table]:
                 raise UnusableInput(f"{where}: labels[{position}] must be an object, got {gojson_type(label)}")
             labels["number"].append(number)
             labels["position"].append(position)
-            labels["name"].append(_string(label, "name", f"{where}: labels[{position}]", null_ok=True))
+            labels["name"].append(string_field(label, "name", f"{where}: labels[{position}]", null_ok=True))
         row = (
-            number, title, _string(record, "body", where, null_ok=True), _string(record, "state", where), url,
+            number, title, string_field(record, "body", where, null_ok=True), string_field(record, "state", where), url,
             created.text, created.epoch_s, created.nanos, updated.text, updated.epoch_s, updated.nanos, closed,
         )  # fmt: skip
         for name, value in zip(RAW_ISSUES_SCHEMA.names, row):

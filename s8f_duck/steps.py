@@ -49,10 +49,14 @@ LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
 GRADE_STEPS: tuple[str, ...] = (
     "macros",
     "grade/citation_errors",
+    "grade/gold_facts",
+    "grade/submitted_facts",
     "grade/fact_errors",
     "grade/record_results",
     "grade/aggregate_errors",
     "grade/grade",
+    "grade/slice_breakdown",
+    "grade/aggregate_breakdown",
 )
 
 
