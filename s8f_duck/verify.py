@@ -16,6 +16,7 @@ from typing import Any
 from . import bundle
 from .artifacts import REPORT_SCHEMA
 from .errors import UnusableInput, Verdict
+from .gojson import dumps
 from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, freeze, freeze_tables
 from .progress import Progress
 from .public import load_public
@@ -127,11 +128,17 @@ def verify(
         except LeakCheckFailed as exc:
             return problems + [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
         derived = {name: read_json_file(path) for name, path in out.items()}
-        derived["report"]["scrubbed_matches"] = report.get("scrubbed_matches")  # needs the raw text
+        # The digests were checked against the given bytes above; here contents are compared.
+        derived["answers"]["corpus_sha256"] = answers.get("corpus_sha256")
+        for key in ("corpus_sha256", "answers_sha256", "scrubbed_matches"):  # scrub matches need the raw text
+            derived["report"][key] = report.get(key)
+        if isinstance(report.get("blind_oracle_grade"), dict):
+            derived["report"]["blind_oracle_grade"]["corpus_sha256"] = report["blind_oracle_grade"].get("corpus_sha256")
         for name in ("public", "answers", "report"):
             problems += differences(given[name], derived[name], name)
-        if not problems and out["public"].read_bytes() != _read_bytes(public_path):
-            problems.append("public: same content, but the bytes are not the canonical layout")
+        for name, path in (("public", public_path), ("answers", answers_path), ("report", report_path)):
+            if dumps(given[name]).encode() != _read_bytes(path):
+                problems.append(f"{name}: {path} is not in the canonical byte layout (Go MarshalIndent)")
         if raw_path is not None:
             progress.step("re-freeze the raw dump")
             raw_out = {name: Path(tmp) / f"raw-{name}.json" for name in out}
