@@ -139,9 +139,8 @@ def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str
         f'  "frozen_at": {encode_string(frozen_at)},\n'
         '  "records": ['
     )
-    columns = "id, split, number, title, body, created_at, updated_at, url, state, labels, closed_at, "
     separator = "\n"
-    for batch in _batches(con, f"SELECT {columns} title_sha256, body_sha256 FROM issues ORDER BY number"):
+    for batch in _batches(con, f"SELECT {PUBLIC_COLUMNS} FROM issues ORDER BY number"):
         writer.write(separator + ",\n".join(_public_record(row) for row in batch))
         separator = ",\n"
     writer.write("\n  ]\n}\n" if separator == ",\n" else "]\n}\n")
@@ -212,3 +211,14 @@ def file_contains(path: Path, needles: list[str], chunk: int = 1 << 24) -> dict[
                 found[needle] = found[needle] or raw in window
             tail = window[-overlap:] if overlap else b""
     return found
+
+
+PUBLIC_COLUMNS = (
+    "id, split, number, title, body, created_at, updated_at, url, state, labels, closed_at, title_sha256, body_sha256"
+)
+
+
+def write_parquet(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """The public corpus records as one Parquet file (for pandas / polars users)."""
+    target = str(path).replace("'", "''")
+    con.execute(f"COPY (SELECT {PUBLIC_COLUMNS} FROM issues ORDER BY number) TO '{target}' (FORMAT parquet)")

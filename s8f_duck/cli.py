@@ -61,6 +61,7 @@ def freeze(
     db: Annotated[
         Path | None, typer.Option(help="Also keep the DuckDB database with every table, for SQL exploration.")
     ] = None,
+    parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
     redactions: Annotated[
         Path | None, typer.Option(help="JSON array of RE2 patterns to redact, in order (default: the committed map).")
     ] = None,
@@ -84,6 +85,7 @@ def freeze(
             report,
             source,
             db_path=db,
+            parquet_path=parquet,
             redactions_path=redactions or freezing.DEFAULT_REDACTIONS,
             min_records=min_records,
             progress=Progress("freeze", enabled=False if quiet else None),
@@ -166,6 +168,57 @@ def verify(
     )  # fmt: skip
     _run("verify", lambda: verdict(problems))
     print("verified: digests bind, counts match, and every artifact re-derives from the public corpus")
+
+
+@app.command()
+def baseline(
+    public: Annotated[Path, typer.Option(help="The public corpus: the only input the baseline receives.")],
+    output: Annotated[Path, typer.Option(help="Where to write the submission (fak-microcontext-submission/1).")],
+) -> None:
+    """The exact SQL baseline candidate: answers every question from the public corpus
+    alone, with freeze's own SQL over DuckDB. It takes no answer bundle: grade its output
+    with `s8f-duck grade`.
+    """
+    from .baseline import baseline as run_baseline
+
+    count = _run("baseline", lambda: run_baseline(public, output, Progress("baseline")))
+    print(f"wrote {count} answers to {output}")
+
+
+@app.command()
+def explore(
+    public: Annotated[Path, typer.Argument(help="A public corpus file.")],
+    db: Annotated[Path, typer.Option(help="Where to write the DuckDB database.")],
+    parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
+) -> None:
+    """Build a DuckDB database with the same tables as `freeze --db`, from the public
+    corpus alone (for people who only have the public file)."""
+    from .explore import explore as run_explore
+
+    _run("explore", lambda: run_explore(public, db, parquet))
+    print(f"wrote {db}; query it with: s8f-duck sql --db {db} \"SELECT * FROM issues LIMIT 5\"")
+
+
+@app.command()
+def sql(
+    query: Annotated[str | None, typer.Argument(help="SQL to run; without it, an interactive shell.")] = None,
+    db: Annotated[Path | None, typer.Option(help="A database written by `freeze --db` or `explore` (read-only).")] = None,
+    public: Annotated[Path | None, typer.Option(help="Or a public corpus, loaded into memory first.")] = None,
+    format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+) -> None:
+    """Run SQL over the corpus tables: issues, labels, reference_edges, duplicate_edges,
+    contradiction_cues, components, splits, answers, state_counts, label_counts,
+    newest_issue_ids, most_recently_updated_issue_ids (see docs/querying.md)."""
+    from . import explore as exploring
+
+    if format not in ("table", "csv", "json"):
+        print(f"s8f-duck sql: error: --format must be table, csv or json, not {format!r}", file=sys.stderr)
+        raise typer.Exit(2)
+    con = _run("sql", lambda: exploring.connect(db, public))
+    if query is None:
+        exploring.shell(db, con, format)
+        return
+    print(exploring.render(*_run("sql", lambda: exploring.run_query(con, query)), format))
 
 
 def main() -> None:

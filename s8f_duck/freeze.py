@@ -48,6 +48,7 @@ def freeze(
     source: str,
     *,
     db_path: Path | None = None,
+    parquet_path: Path | None = None,
     redactions_path: Path = DEFAULT_REDACTIONS,
     min_records: int = 50,
     progress: Progress | None = None,
@@ -60,7 +61,8 @@ def freeze(
     try:
         return freeze_tables(
             {"raw_issues": raw_issues, "raw_labels": raw_labels, "redactions": redactions},
-            public_path, answers_path, report_path, source, db_path=db_path, progress=progress,
+            public_path, answers_path, report_path, source, db_path=db_path, parquet_path=parquet_path,
+            progress=progress,
         )  # fmt: skip
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
@@ -80,6 +82,7 @@ def freeze_tables(
     source: str,
     *,
     db_path: Path | None = None,
+    parquet_path: Path | None = None,
     progress: Progress | None = None,
 ) -> FreezeResult:
     """Run the freeze pipeline on loaded `raw_issues`, `raw_labels` and `redactions`
@@ -96,6 +99,9 @@ def freeze_tables(
         with duckdb.connect(database) as con:
             register(con, inputs)
             run_steps(con, FREEZE_STEPS, progress)
+            if parquet_path is not None:
+                progress.step("write parquet")
+                artifacts.write_parquet(con, outputs.temp_for(parquet_path))
             progress.step("write public corpus")
             corpus_sha256 = artifacts.write_public(con, temp_public, source)
             progress.step("write answer bundle")

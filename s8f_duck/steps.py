@@ -42,6 +42,10 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/report_counts",
 )
 
+# baseline: the public corpus loaded as raw_issues/raw_labels with an empty redaction
+# map (its text is already scrubbed) -> answers and aggregates, by freeze's own SQL.
+BASELINE_STEPS: tuple[str, ...] = ("macros", "freeze/scrubbed_issues", "freeze/labels", *FACT_STEPS)
+
 # After the artifacts are written: public_scan and oracle_grade -> leak_checks.
 LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
 
