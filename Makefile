@@ -4,15 +4,23 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 S8F    ?= ../shared/s8f
 
-# make build: freeze RAW (default: the hand-written demo dump) into OUT.
+# DATASET=demo (default): the hand-written demo dump shipped in experiments/demo.
+# DATASET=s8f: the real 1,000-issue S8f dump in ../shared/s8f.
+# RAW=... SOURCE=... freezes any other `gh issue list --json` dump.
+DATASET ?= demo
+ifeq ($(DATASET),s8f)
+RAW    ?= $(S8F)/gh-issues-s8f-2026-08-09.json
+SOURCE ?= github.com/anthony-chaudhary/fak/issues?state=all&limit=1000
+else
 RAW    ?= experiments/demo/gh-issues-demo.json
 SOURCE ?= github.com/demo/widgets/issues?state=all (hand-written demo dump)
-OUT    ?= experiments/demo/out
+endif
+OUT    ?= experiments/$(DATASET)/out
+ANSWERS ?= $(OUT)/answers.json
+SUBMISSION ?=
+FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
 
-S8F_SOURCE := github.com/anthony-chaudhary/fak/issues?state=all&limit=1000
-S8F_OUT    := experiments/s8f/out
-
-.PHONY: install build test s8f clean
+.PHONY: install build verify grade baseline shell s8f test bench clean
 
 install: $(VENV)/.installed
 
@@ -25,24 +33,41 @@ $(VENV)/.installed: pyproject.toml
 
 build: install
 	mkdir -p $(OUT)
-	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb \
-	  --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
+	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb --parquet $(OUT)/public.parquet $(FREEZE_OUT)
+
+$(OUT)/public.json: $(RAW) | install
+	$(MAKE) build
+
+verify: $(OUT)/public.json
+	$(BIN)/s8f-duck verify $(FREEZE_OUT)
+
+grade: install
+	@test -n '$(SUBMISSION)' || { echo 'usage: make grade SUBMISSION=path/to/submission.json [ANSWERS=...]'; exit 2; }
+	$(BIN)/s8f-duck grade --answers $(ANSWERS) --submission $(SUBMISSION) --output $(SUBMISSION:.json=)-grade.json --format table
+
+baseline: $(OUT)/public.json
+	$(BIN)/s8f-duck baseline --public $(OUT)/public.json --output $(OUT)/baseline-submission.json
+	$(BIN)/s8f-duck grade --answers $(ANSWERS) --submission $(OUT)/baseline-submission.json \
+	  --output $(OUT)/baseline-grade.json --format table
+
+shell: $(OUT)/public.json
+	$(BIN)/s8f-duck sql --db $(OUT)/corpus.duckdb
+
+# Reproduce the published S8f artifacts from ../shared/s8f and check their digests.
+s8f:
+	@test -f $(S8F)/gh-issues-s8f-2026-08-09.json || { echo "make s8f: $(S8F) not found"; exit 2; }
+	$(MAKE) build DATASET=s8f
+	cd experiments/s8f/out && printf '%s  %s\n' \
+	  0740c911815eba7e44c63a14e021f418b66e8a42556d40f14b8b4cd58f173827 public.json \
+	  af827ddca1063c602153f80b14523bda8d07e1a7e909a5c487616f2702eda05d answers.json | sha256sum -c -
+	@echo "the report differs from the published one only in scrubbed_matches (the raw dump is already scrubbed):"
+	-diff experiments/s8f/out/report.json $(S8F)/s8f-github-issues-report-2026-08-09.json
 
 test: install
 	$(BIN)/python -m pytest -q
 
-# Reproduce the published S8f artifacts from ../shared/s8f and check their digests.
-s8f: install
-	@test -f $(S8F)/gh-issues-s8f-2026-08-09.json || { echo "make s8f: $(S8F) not found"; exit 2; }
-	mkdir -p $(S8F_OUT)
-	$(BIN)/s8f-duck freeze $(S8F)/gh-issues-s8f-2026-08-09.json --source '$(S8F_SOURCE)' \
-	  --db $(S8F_OUT)/corpus.duckdb --public $(S8F_OUT)/public.json \
-	  --answers $(S8F_OUT)/answers.json --report $(S8F_OUT)/report.json
-	cd $(S8F_OUT) && printf '%s  %s\n' \
-	  0740c911815eba7e44c63a14e021f418b66e8a42556d40f14b8b4cd58f173827 public.json \
-	  af827ddca1063c602153f80b14523bda8d07e1a7e909a5c487616f2702eda05d answers.json | sha256sum -c -
-	@echo "report differs from the published one only in scrubbed_matches (the raw dump is already scrubbed):"
-	-diff $(S8F_OUT)/report.json $(S8F)/s8f-github-issues-report-2026-08-09.json
+bench: install
+	$(BIN)/python experiments/bench.py
 
 clean:
 	rm -rf $(VENV) experiments/*/out
