@@ -21,6 +21,8 @@ from .steps import rows
 
 CORPUS_SCHEMA = "fak-microcontext-corpus/1"
 REPORT_SCHEMA = "fak-microcontext-corpus-report/1"
+ANSWERS_SCHEMA = "fak-microcontext-answers/1"
+SUBMISSION_SCHEMA = "fak-microcontext-submission/1"
 ANSWER_FIELD_NEEDLES = ('"references"', '"duplicate_targets"', '"scope_contradictions"', '"aggregates"')
 QUESTION_SLICES = [
     "held-out state/label classification",
@@ -173,7 +175,7 @@ def answers_document(con: duckdb.DuckDBPyConnection, corpus_sha256: str) -> dict
         ],
     }
     return {
-        "schema": "fak-microcontext-answers/1",
+        "schema": ANSWERS_SCHEMA,
         "corpus_sha256": corpus_sha256,
         "answers": answers,
         "aggregates": aggregates,
@@ -196,6 +198,29 @@ def report_document(
         "question_slices": QUESTION_SLICES,
         "provenance": PROVENANCE,
     }
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as f:
+            while chunk := f.read(1 << 24):
+                digest.update(chunk)
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return digest.hexdigest()
+
+
+def same_bytes(a: Path, b: Path, chunk: int = 1 << 24) -> bool:
+    """Whether two files hold the same bytes, compared in chunks."""
+    if a.stat().st_size != b.stat().st_size:
+        return False
+    with open(a, "rb") as fa, open(b, "rb") as fb:
+        while block := fa.read(chunk):
+            if block != fb.read(chunk):
+                return False
+    return True
 
 
 def file_contains(path: Path, needles: list[str], chunk: int = 1 << 24) -> dict[str, bool]:

@@ -13,27 +13,25 @@ from pathlib import Path
 
 import duckdb
 
-from .artifacts import Outputs, answers_document, write_text
-from .bundle import SUBMISSION_SCHEMA
+from .artifacts import SUBMISSION_SCHEMA, Outputs, answers_document, file_sha256, write_text
 from .gojson import dumps
+from .load import load_public
 from .progress import Progress
-from .public import load_public
-from .steps import BASELINE_STEPS, register, run_steps
+from .steps import BASELINE_STEPS, run_steps
 
 
 def baseline(public_path: Path, output_path: Path, progress: Progress | None = None) -> int:
     """Write a submission computed from the public corpus alone; return its answer count."""
     progress = progress or Progress("baseline", enabled=False)
-    progress.step("load public corpus")
-    corpus = load_public(public_path)
     outputs = Outputs()
     try:
         temp = outputs.temp_for(output_path)
         with duckdb.connect() as con:
-            register(con, corpus.tables)
+            progress.step("load public corpus")
+            load_public(con, public_path)
             run_steps(con, BASELINE_STEPS, progress)
             progress.step("write submission")
-            submission = {**answers_document(con, corpus.sha256), "schema": SUBMISSION_SCHEMA}
+            submission = {**answers_document(con, file_sha256(public_path)), "schema": SUBMISSION_SCHEMA}
             write_text(temp, dumps(submission))
         outputs.commit()
     finally:

@@ -17,13 +17,13 @@ import duckdb
 from . import artifacts
 from .errors import UnusableInput
 from .progress import Progress
-from .public import load_public
-from .steps import FREEZE_STEPS, register, run_steps
+from .load import load_public
+from .steps import FREEZE_STEPS, run_steps
 
 
 def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Progress | None = None) -> None:
     """Every freeze table (issues, labels, edges, components, answers, ...) from a public corpus."""
-    register(con, load_public(public_path).tables)
+    load_public(con, public_path)
     run_steps(con, FREEZE_STEPS, progress)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from . import artifacts, grade
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .progress import Progress
-from .raw import load_raw, read_json_file
+from .load import load_raw, read_json_file
 from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
@@ -54,16 +55,17 @@ def freeze(
     progress: Progress | None = None,
 ) -> FreezeResult:
     """Freeze a dump; nothing appears at any output path unless every step succeeded."""
-    progress = progress or Progress("freeze", enabled=False)
-    progress.step("load raw JSON")
-    raw_issues, raw_labels = load_raw(raw_path, min_records)
     redactions = load_redactions(redactions_path)
+
+    def load(con: duckdb.DuckDBPyConnection) -> str:
+        load_raw(con, raw_path, min_records)
+        register(con, {"redactions": redactions})
+        return source
+
     try:
         return freeze_tables(
-            {"raw_issues": raw_issues, "raw_labels": raw_labels, "redactions": redactions},
-            public_path, answers_path, report_path, source, db_path=db_path, parquet_path=parquet_path,
-            progress=progress,
-        )  # fmt: skip
+            load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path, progress=progress
+        )
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
 
@@ -75,18 +77,18 @@ class LeakCheckFailed(Verdict):
 
 
 def freeze_tables(
-    inputs: dict[str, pa.Table],
+    load: Callable[[duckdb.DuckDBPyConnection], str],
     public_path: Path,
     answers_path: Path,
     report_path: Path,
-    source: str,
     *,
     db_path: Path | None = None,
     parquet_path: Path | None = None,
     progress: Progress | None = None,
 ) -> FreezeResult:
-    """Run the freeze pipeline on loaded `raw_issues`, `raw_labels` and `redactions`
-    tables and write the artifacts (all or nothing)."""
+    """Run the freeze pipeline on what `load` puts in the database (`raw_issues`,
+    `raw_labels`, `redactions`; it returns the corpus source) and write the artifacts
+    (all or nothing)."""
     progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()
     try:
@@ -97,7 +99,8 @@ def freeze_tables(
             temp_db.unlink()  # DuckDB creates the file itself
             database = str(temp_db)
         with duckdb.connect(database) as con:
-            register(con, inputs)
+            progress.step("load input")
+            source = load(con)
             run_steps(con, FREEZE_STEPS, progress)
             if parquet_path is not None:
                 progress.step("write parquet")

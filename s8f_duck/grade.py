@@ -7,8 +7,9 @@ from typing import Any
 
 import duckdb
 
-from . import bundle
-from .steps import GRADE_STEPS, register, rows, run_steps
+from .artifacts import ANSWERS_SCHEMA
+from .load import load_bundle
+from .steps import GRADE_STEPS, rows, run_steps
 
 CORE_FIELDS = (
     "schema",
@@ -25,11 +26,9 @@ CORE_FIELDS = (
 
 def grade_database(answers_path: Path, submission_path: Path) -> duckdb.DuckDBPyConnection:
     """An in-memory database holding both documents and every grade table."""
-    answers_corpus, gold = bundle.load_document(answers_path, expect_schema=bundle.ANSWERS_SCHEMA)
-    submitted_corpus, submitted = bundle.load_document(submission_path, expect_schema=None)
     con = duckdb.connect()
-    register(con, gold)
-    register(con, submitted, prefix="submitted_")
+    answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+    submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
     con.execute(
         "CREATE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],

@@ -8,21 +8,21 @@ fresh freeze of it byte for byte.
 
 from __future__ import annotations
 
-import hashlib
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from . import bundle
-from .artifacts import REPORT_SCHEMA
+import duckdb
+
+from .artifacts import ANSWERS_SCHEMA, REPORT_SCHEMA, file_sha256, same_bytes
 from .errors import UnusableInput, Verdict
-from .gojson import dumps
 from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, freeze, freeze_tables
+from .gojson import dumps
+from .load import load_bundle, load_public, read_json_file
 from .progress import Progress
-from .public import load_public
-from .raw import read_json_file
 
 MAX_SHOWN = 12
+NAMES = ("public", "answers", "report")
 
 
 def differences(given: Any, derived: Any, path: str) -> list[str]:
@@ -41,7 +41,7 @@ def differences(given: Any, derived: Any, path: str) -> list[str]:
     if keyed and all(isinstance(x, dict) and "id" in x for x in [*given, *derived]):
         mine = {x["id"]: x for x in derived}
         found = []
-        for position, item in enumerate(given):
+        for item in given:
             if item["id"] not in mine:
                 found.append(f"{path}[{item['id']}]: record not re-derived from the public corpus")
             else:
@@ -60,31 +60,19 @@ def _short(value: Any) -> str:
     return text if len(text) <= 120 else text[:117] + "..."
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def reference_checks(public_sha: str, records: int, answers: dict[str, Any], answers_sha: str,
+def reference_checks(public_sha: str, records: int, answers_corpus: str, answers_count: int, answers_sha: str,
                      report: dict[str, Any]) -> list[str]:  # fmt: skip
     """What the reference verifier checks: digest binding, counts, report verdicts."""
     problems = []
-    if answers.get("corpus_sha256") != public_sha:
-        problems.append(f"answers.corpus_sha256 is {answers.get('corpus_sha256')!r}, the public file hashes to {public_sha}")
+    if answers_corpus != public_sha:
+        problems.append(f"answers.corpus_sha256 is {answers_corpus!r}, the public file hashes to {public_sha}")
     if report.get("corpus_sha256") != public_sha:
         problems.append(f"report.corpus_sha256 is {report.get('corpus_sha256')!r}, the public file hashes to {public_sha}")
     if report.get("answers_sha256") != answers_sha:
         problems.append(f"report.answers_sha256 is {report.get('answers_sha256')!r}, the answer file hashes to {answers_sha}")
-    if not (report.get("records") == records == len(answers.get("answers") or [])):
+    if not report.get("records") == records == answers_count:
         problems.append(
-            f"record counts disagree: report {report.get('records')!r}, public {records}, "
-            f"answers {len(answers.get('answers') or [])}"
+            f"record counts disagree: report {report.get('records')!r}, public {records}, answers {answers_count}"
         )
     checks = report.get("leak_checks")
     if not isinstance(checks, dict) or not checks or not all(v is True for v in checks.values()):
@@ -92,6 +80,24 @@ def reference_checks(public_sha: str, records: int, answers: dict[str, Any], ans
     oracle = report.get("blind_oracle_grade")
     if not isinstance(oracle, dict) or oracle.get("quality_pass") is not True:
         problems.append("report.blind_oracle_grade does not pass")
+    return problems
+
+
+def _content_differences(given_paths: dict[str, Path], derived_paths: dict[str, Path],
+                         report: dict[str, Any]) -> list[str]:  # fmt: skip
+    """Field-level differences between given and re-derived artifacts (the slow path)."""
+    given = {name: read_json_file(given_paths[name]) for name in NAMES}
+    derived = {name: read_json_file(derived_paths[name]) for name in NAMES}
+    # The digests were checked against the given bytes already; here contents are compared.
+    derived["answers"]["corpus_sha256"] = given["answers"].get("corpus_sha256")
+    for key in ("corpus_sha256", "answers_sha256", "scrubbed_matches"):  # scrub matches need the raw text
+        derived["report"][key] = report.get(key)
+    if isinstance(report.get("blind_oracle_grade"), dict):
+        derived["report"]["blind_oracle_grade"]["corpus_sha256"] = report["blind_oracle_grade"].get("corpus_sha256")
+    problems = [p for name in NAMES for p in differences(given[name], derived[name], name)]
+    for name in NAMES:
+        if dumps(given[name]).encode() != given_paths[name].read_bytes():
+            problems.append(f"{name}: {given_paths[name]} is not in the canonical byte layout (Go MarshalIndent)")
     return problems
 
 
@@ -106,48 +112,52 @@ def verify(
 ) -> list[str]:
     """Every check; returns the problems found (empty when the triple verifies)."""
     progress = progress or Progress("verify", enabled=False)
-    progress.step("load artifacts")
-    corpus = load_public(public_path)
-    answers_bytes = _read_bytes(answers_path)
-    bundle.load_document(answers_path, expect_schema=bundle.ANSWERS_SCHEMA)  # type check, exit 2 if unusable
-    answers = read_json_file(answers_path)
+    progress.step("check the answer bundle")
+    with duckdb.connect() as con:
+        answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+        (answers_count,) = con.execute("SELECT count(*) FROM answers").fetchone()  # type: ignore[misc]
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
         raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
-    problems = reference_checks(
-        corpus.sha256, len(corpus.document["records"]), answers, _sha256(answers_bytes), report
-    )
-    given = {"public": corpus.document, "answers": answers, "report": report}
+    given = dict(zip(NAMES, (public_path, answers_path, report_path)))
+    header: dict[str, Any] = {}
+
+    def load(con: duckdb.DuckDBPyConnection) -> str:
+        header.update(load_public(con, public_path))
+        return str(header["source"])
+
     with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp:
-        out = {name: Path(tmp) / f"{name}.json" for name in ("public", "answers", "report")}
+        derived = {name: Path(tmp) / f"{name}.json" for name in NAMES}
         try:
-            freeze_tables(
-                corpus.tables, out["public"], out["answers"], out["report"], corpus.document["source"],
-                progress=progress,
-            )  # fmt: skip
+            result = freeze_tables(load, derived["public"], derived["answers"], derived["report"], progress=progress)
         except LeakCheckFailed as exc:
-            return problems + [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
-        derived = {name: read_json_file(path) for name, path in out.items()}
-        # The digests were checked against the given bytes above; here contents are compared.
-        derived["answers"]["corpus_sha256"] = answers.get("corpus_sha256")
-        for key in ("corpus_sha256", "answers_sha256", "scrubbed_matches"):  # scrub matches need the raw text
-            derived["report"][key] = report.get(key)
-        if isinstance(report.get("blind_oracle_grade"), dict):
-            derived["report"]["blind_oracle_grade"]["corpus_sha256"] = report["blind_oracle_grade"].get("corpus_sha256")
-        for name in ("public", "answers", "report"):
-            problems += differences(given[name], derived[name], name)
-        for name, path in (("public", public_path), ("answers", answers_path), ("report", report_path)):
-            if dumps(given[name]).encode() != _read_bytes(path):
-                problems.append(f"{name}: {path} is not in the canonical byte layout (Go MarshalIndent)")
+            return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
+        progress.step("compare")
+        public_sha = file_sha256(public_path)
+        problems = reference_checks(
+            public_sha, header["records"], answers_corpus, answers_count, file_sha256(answers_path), report
+        )
+        expected_report = {**result.report, "corpus_sha256": report.get("corpus_sha256"),
+                           "answers_sha256": report.get("answers_sha256"),
+                           "scrubbed_matches": report.get("scrubbed_matches")}  # fmt: skip
+        expected_report["blind_oracle_grade"] = {**result.report["blind_oracle_grade"], "corpus_sha256": public_sha}
+        identical = (
+            same_bytes(public_path, derived["public"])
+            and same_bytes(answers_path, derived["answers"])
+            and dumps(report).encode() == report_path.read_bytes()
+            and report == expected_report
+        )
+        if not identical:
+            problems += _content_differences(given, derived, report)
         if raw_path is not None:
             progress.step("re-freeze the raw dump")
-            raw_out = {name: Path(tmp) / f"raw-{name}.json" for name in out}
-            freeze(raw_path, raw_out["public"], raw_out["answers"], raw_out["report"], corpus.document["source"],
+            fresh = {name: Path(tmp) / f"raw-{name}.json" for name in NAMES}
+            freeze(raw_path, fresh["public"], fresh["answers"], fresh["report"], str(header["source"]),
                    redactions_path=redactions_path, min_records=0)  # fmt: skip
-            for name, path in (("public", public_path), ("answers", answers_path), ("report", report_path)):
-                if raw_out[name].read_bytes() != _read_bytes(path):
-                    fresh = read_json_file(raw_out[name])
-                    found = differences(given[name], fresh, name) or [f"{name}: bytes differ from a fresh freeze"]
+            for name in NAMES:
+                if not same_bytes(given[name], fresh[name]):
+                    found = differences(read_json_file(given[name]), read_json_file(fresh[name]), name)
+                    found = found or [f"{name}: bytes differ from a fresh freeze"]
                     problems += [f"{p} (fresh freeze of {raw_path})" for p in found]
     progress.done()
     return problems

@@ -30,3 +30,61 @@ CREATE OR REPLACE MACRO answer_facts(answer_table) AS TABLE
     UNION SELECT id, 'duplicate_targets', 'dup:' || unnest(duplicate_targets) FROM query_table(answer_table)
     UNION SELECT id, 'scope_contradictions', 'contradiction:' || unnest(scope_contradictions)
         FROM query_table(answer_table);
+
+-- JSON values as the reference's Go decoder types them. A missing key and JSON null are
+-- both the zero value; json_kind names a value's type for error messages.
+CREATE OR REPLACE MACRO json_kind(v) AS
+    CASE json_type(v)
+        WHEN 'VARCHAR' THEN 'string' WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array'
+        WHEN 'BOOLEAN' THEN 'boolean' WHEN 'NULL' THEN 'null'
+        ELSE coalesce('number' || left(json_type(v), 0), 'null')
+    END;
+CREATE OR REPLACE MACRO json_is_null(v) AS coalesce(json_type(v) = 'NULL', true);
+CREATE OR REPLACE MACRO json_is_int64(v) AS
+    coalesce(json_type(v) IN ('BIGINT', 'UBIGINT') AND TRY_CAST(v->>'$' AS BIGINT) IS NOT NULL, false);
+CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS
+    coalesce(json_type(v) = 'OBJECT' AND len(json_keys(v)) <> len(list_distinct(json_keys(v))), false);
+
+-- SPEC §1/§6 timestamps, as Go's strict RFC 3339 parser reads them:
+-- YYYY-MM-DDTHH:MM:SS[.digits](Z|+hh:mm|-hh:mm), day checked against the month, fraction
+-- digits past the ninth dropped. rfc3339 returns NULL for anything else; otherwise the
+-- text Go writes back (own offset, Z for zero, trailing fraction zeros trimmed) and the
+-- instant as UTC epoch seconds + nanoseconds, for ordering.
+CREATE OR REPLACE MACRO rfc3339_fields(s) AS regexp_extract(
+    s,
+    '^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})$',
+    ['y', 'mo', 'd', 'h', 'mi', 's', 'frac', 'zone']
+);
+CREATE OR REPLACE MACRO rfc3339_int(f, key) AS TRY_CAST(struct_extract(f, key) AS INTEGER);
+CREATE OR REPLACE MACRO rfc3339_offset(zone) AS
+    CASE WHEN zone = 'Z' THEN 0
+        ELSE (TRY_CAST(substr(zone, 2, 2) AS INTEGER) * 3600 + TRY_CAST(substr(zone, 5, 2) AS INTEGER) * 60)
+            * CASE WHEN zone[1] = '-' THEN -1 ELSE 1 END
+    END;
+CREATE OR REPLACE MACRO rfc3339_nanos(frac) AS
+    CASE WHEN frac = '' THEN 0 ELSE TRY_CAST(rpad(left(frac, 9), 9, '0') AS INTEGER) END;
+CREATE OR REPLACE MACRO rfc3339_valid(f) AS coalesce(
+    f.zone <> ''
+    AND (f.zone = 'Z' OR (TRY_CAST(substr(f.zone, 2, 2) AS INTEGER) <= 23 AND TRY_CAST(substr(f.zone, 5, 2) AS INTEGER) <= 59))
+    AND rfc3339_int(f, 'mo') BETWEEN 1 AND 12
+    AND rfc3339_int(f, 'h') <= 23 AND rfc3339_int(f, 'mi') <= 59 AND rfc3339_int(f, 's') <= 59
+    AND rfc3339_int(f, 'd') BETWEEN 1 AND CASE
+        WHEN rfc3339_int(f, 'mo') = 2 THEN
+            CASE WHEN rfc3339_int(f, 'y') % 4 = 0
+                AND (rfc3339_int(f, 'y') % 100 <> 0 OR rfc3339_int(f, 'y') % 400 = 0) THEN 29 ELSE 28 END
+        WHEN rfc3339_int(f, 'mo') IN (4, 6, 9, 11) THEN 30
+        ELSE 31 END,
+    false
+);
+CREATE OR REPLACE MACRO rfc3339_from_fields(f, s) AS
+    CASE WHEN rfc3339_valid(f) THEN {
+        'text': left(s, 19)
+            || CASE WHEN rfc3339_nanos(f.frac) = 0 THEN ''
+                ELSE '.' || rtrim(lpad(CAST(rfc3339_nanos(f.frac) AS VARCHAR), 9, '0'), '0') END
+            || CASE WHEN rfc3339_offset(f.zone) = 0 THEN 'Z' ELSE f.zone END,
+        'epoch_s': CAST(make_date(rfc3339_int(f, 'y'), rfc3339_int(f, 'mo'), rfc3339_int(f, 'd')) - DATE '1970-01-01' AS BIGINT)
+            * 86400 + rfc3339_int(f, 'h') * 3600 + rfc3339_int(f, 'mi') * 60 + rfc3339_int(f, 's')
+            - rfc3339_offset(f.zone),
+        'nanos': rfc3339_nanos(f.frac)
+    } END;
+CREATE OR REPLACE MACRO rfc3339(s) AS rfc3339_from_fields(rfc3339_fields(s), s);

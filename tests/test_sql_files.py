@@ -8,11 +8,15 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from s8f_duck import steps
+from s8f_duck import load, steps
 
 ALL_STEPS = sorted(
-    {*steps.FREEZE_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS}
-)
+    {
+        *steps.FREEZE_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
+        *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS,
+        "raw/raw_json", "raw/raw_decoding", "document/document_json", "document/document_decoding",
+    }
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("path", steps.all_sql_files(), ids=lambda p: str(p.relative_to(steps.SQL_DIR)))

@@ -1,12 +1,32 @@
-"""s8f_duck.timestamps.parse: RFC 3339 parsed and written back as Go does (SPEC §1, §6)."""
+"""The rfc3339 macro (sql/macros.sql): RFC 3339 parsed and written back as Go does (SPEC §1, §6)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import NamedTuple
 
 import pytest
 
-from s8f_duck.timestamps import parse
+import duckdb
+
+from s8f_duck.steps import run_steps
+
+_CON = duckdb.connect()
+run_steps(_CON, ["macros"])
+
+
+class Timestamp(NamedTuple):
+    text: str
+    epoch_s: int
+    nanos: int
+
+
+def parse(text: str) -> Timestamp:
+    """The macro's result for one string; ValueError where it gives NULL (Go refuses)."""
+    (value,) = _CON.execute("SELECT rfc3339(?)", [text]).fetchone()  # type: ignore[misc]
+    if value is None:
+        raise ValueError(f"not an RFC 3339 timestamp: {text!r}")
+    return Timestamp(value["text"], value["epoch_s"], value["nanos"])
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 

@@ -1,0 +1,136 @@
+"""Input files into DuckDB tables; the checks and the typing are the SQL under sql/raw,
+sql/document, sql/public and sql/bundle.
+
+JSON is read by DuckDB's own reader. Where it refuses the bytes (invalid UTF-8, a lone
+UTF-16 surrogate, not JSON at all) or where Go would read them differently (a repeated
+key: Go keeps the last value), the file is decoded in Python exactly as Go does
+(gojson.loads) and put into the same table, so every rule still runs in SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pyarrow as pa
+
+from . import gojson
+from .errors import UnusableInput
+from .steps import register, rows, run_steps
+
+RAW_STEPS = ("raw/raw_problems", "raw/raw_issues", "raw/raw_labels")
+PUBLIC_STEPS = ("public/public_records", "public/public_problems", "public/public_header", "public/raw_issues", "public/raw_labels")
+BUNDLE_STEPS = (
+    "bundle/bundle_items",
+    "bundle/bundle_problems",
+    "bundle/bundle_header",
+    "bundle/bundle_answers",
+    "bundle/bundle_state_counts",
+    "bundle/bundle_label_counts",
+    "bundle/bundle_newest_issue_ids",
+    "bundle/bundle_most_recently_updated_issue_ids",
+)
+NO_REDACTIONS = pa.table({"rule": pa.array([], pa.int64()), "pattern": pa.array([], pa.string())})
+
+
+def read_json_file(path: Path) -> Any:
+    """A JSON file decoded as Go decodes it; UnusableInput names the file."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return gojson.loads(data)
+    except gojson.JSONInputError as exc:
+        raise UnusableInput(f"{path}: {exc}") from None
+
+
+def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str) -> bool:
+    """Run the reading step; False when DuckDB refused the file or Go would read it otherwise."""
+    if not path.is_file():
+        raise UnusableInput(f"{path}: cannot read: no such file")
+    con.execute("SET VARIABLE input_path = ?", [str(path)])
+    con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
+    try:
+        run_steps(con, [step, check])
+    except duckdb.Error:
+        return False
+    return not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
+
+
+def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, Any]]) -> None:
+    """Put Go-decoded JSON values into `table` (record, j), re-encoded as clean JSON."""
+    incoming = pa.table(
+        {
+            "record": pa.array([r for r, _ in values], pa.int64()),
+            "j": pa.array([json.dumps(v, ensure_ascii=False) for _, v in values], pa.string()),
+        }
+    )
+    register(con, {"incoming_json": incoming})
+    columns = "record, CAST(j AS JSON) AS j" if table == "raw_json" else "CAST(j AS JSON) AS j"
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT {columns} FROM incoming_json ORDER BY record")
+    con.execute("DROP TABLE incoming_json")
+
+
+def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str) -> None:
+    first = con.execute(f"SELECT problem FROM {table} LIMIT 1").fetchall()
+    if first:
+        raise UnusableInput(f"{path}: {first[0][0]}")
+
+
+def _read_document(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """`document_json`: the file as one JSON value."""
+    if not _read(con, path, "document/document_json", "document/document_decoding"):
+        _fill(con, "document_json", [(0, read_json_file(path))])
+
+
+def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
+    """SPEC §1: check a raw dump and load `raw_issues` and `raw_labels`."""
+    run_steps(con, ["macros"])
+    if not _read(con, path, "raw/raw_json", "raw/raw_decoding"):
+        values = read_json_file(path)
+        if not isinstance(values, list):
+            raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}")
+        _fill(con, "raw_json", list(enumerate(values)))
+    con.execute("SET VARIABLE min_records = ?", [min_records])
+    run_steps(con, RAW_STEPS[:1])
+    _raise_first_problem(con, path, "raw_problems")
+    run_steps(con, RAW_STEPS[1:])
+    con.execute("DROP TABLE raw_json")
+
+
+def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
+    """A public corpus as freeze input (`raw_issues`, `raw_labels`, empty `redactions`);
+    returns its header fields (schema, source, frozen_at, records)."""
+    run_steps(con, ["macros"])
+    _read_document(con, path)
+    run_steps(con, PUBLIC_STEPS[:2])
+    _raise_first_problem(con, path, "public_problems")
+    run_steps(con, PUBLIC_STEPS[2:])
+    register(con, {"redactions": NO_REDACTIONS})
+    for table in ("document_json", "public_records"):
+        con.execute(f"DROP TABLE {table}")
+    return rows(con, "SELECT * FROM public_header")[0]
+
+
+def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:
+    """An answer bundle or submission as tables `{prefix}answers`, `{prefix}state_counts`,
+    `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
+    returns the corpus digest it is bound to."""
+    run_steps(con, ["macros"])
+    _read_document(con, path)
+    run_steps(con, BUNDLE_STEPS[:2])
+    _raise_first_problem(con, path, "bundle_problems")
+    run_steps(con, BUNDLE_STEPS[2:])
+    header = rows(con, "SELECT * FROM bundle_header")[0]
+    if expect_schema is not None and header["schema"] != expect_schema:
+        raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
+    for step in BUNDLE_STEPS[3:]:
+        name = Path(step).name.removeprefix("bundle_")
+        con.execute(f'DROP TABLE IF EXISTS "{prefix}{name}"')
+        con.execute(f'ALTER TABLE bundle_{name} RENAME TO "{prefix}{name}"')
+    for table in ("document_json", "bundle_items", "bundle_problems", "bundle_header"):
+        con.execute(f"DROP TABLE {table}")
+    return header["corpus_sha256"]

@@ -1,0 +1,22 @@
+-- A public corpus read back as freeze input: its records become raw_issues (their text is
+-- already scrubbed; verify, baseline and explore then run freeze's own SQL on them).
+CREATE OR REPLACE TABLE raw_issues AS
+WITH fields AS (
+    SELECT
+        CAST(r->>'number' AS BIGINT) AS number,
+        r->>'title' AS title,
+        r->>'body' AS body,
+        r->>'state' AS state,
+        r->>'url' AS url,
+        rfc3339(r->>'created_at') AS created,
+        rfc3339(r->>'updated_at') AS updated,
+        rfc3339(r->>'closed_at') AS closed
+    FROM public_records
+)
+SELECT
+    number, title, body, state, url,
+    created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
+    updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
+    closed.text AS closed_at
+FROM fields
+ORDER BY number;
