@@ -9,11 +9,11 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import duckdb
+import pyarrow as pa
 
 from .errors import UnusableInput
 from .gojson import encode_string
@@ -81,7 +81,9 @@ class HashingWriter:
         self._hash = hashlib.sha256()
 
     def write(self, text: str) -> None:
-        data = text.encode("utf-8")
+        self.write_bytes(text.encode("utf-8"))
+
+    def write_bytes(self, data: bytes | memoryview) -> None:
         self._hash.update(data)
         self._file.write(data)
 
@@ -97,42 +99,27 @@ def write_text(path: Path, text: str) -> str:
     return writer.close()
 
 
-def _public_record(row: tuple[Any, ...]) -> str:
-    (ident, split, number, title, body, created, updated, url, state, labels, closed, title_sha, body_sha) = row
-    if labels is None:
-        label_text = "null"
-    else:
-        items = ",\n".join(f"        {encode_string(label)}" for label in labels)
-        label_text = f"[\n{items}\n      ]"
-    closed_text = "null" if closed is None else encode_string(closed)
-    return (
-        "    {\n"
-        f'      "id": {encode_string(ident)},\n'
-        f'      "split": {encode_string(split)},\n'
-        f'      "number": {number},\n'
-        f'      "title": {encode_string(title)},\n'
-        f'      "body": {encode_string(body)},\n'
-        f'      "created_at": {encode_string(created)},\n'
-        f'      "updated_at": {encode_string(updated)},\n'
-        f'      "url": {encode_string(url)},\n'
-        f'      "state": {encode_string(state)},\n'
-        f'      "labels": {label_text},\n'
-        f'      "closed_at": {closed_text},\n'
-        f'      "title_sha256": {encode_string(title_sha)},\n'
-        f'      "body_sha256": {encode_string(body_sha)}\n'
-        "    }"
-    )
-
-
-def _batches(con: duckdb.DuckDBPyConnection, query: str) -> Iterator[list[tuple[Any, ...]]]:
-    cursor = con.execute(query)
-    while batch := cursor.fetchmany(_BATCH):
-        yield batch
+def stream_chunks(con: duckdb.DuckDBPyConnection, query: str, writer: HashingWriter) -> int:
+    """Write the one string column of a query, rows concatenated, without turning the
+    rows into Python strings (Arrow's value buffer is already their concatenation)."""
+    count = 0
+    for batch in con.sql(query).to_arrow_reader(_BATCH):
+        column = batch.column(0)
+        if len(column) == 0:
+            continue
+        if column.null_count or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            raise TypeError(f"expected non-null strings from {query!r}, got {column.type}")
+        _, offsets, data = column.buffers()
+        width = "q" if pa.types.is_large_string(column.type) else "i"
+        bounds = memoryview(offsets).cast(width)
+        writer.write_bytes(memoryview(data)[bounds[column.offset] : bounds[column.offset + len(column)]])
+        count += len(column)
+    return count
 
 
 def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str:
-    """Stream the public corpus from `issues` and `corpus_header`; return its SHA-256."""
-    (frozen_at,) = con.execute("SELECT frozen_at FROM corpus_header").fetchone()  # type: ignore[misc]
+    """Stream the public corpus (header, `public_json` chunks, footer); return its SHA-256."""
+    (frozen_at,) = con.execute("SELECT frozen_at FROM corpus_header").fetchall()[0]
     writer = HashingWriter(path)
     writer.write(
         "{\n"
@@ -141,45 +128,26 @@ def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str
         f'  "frozen_at": {encode_string(frozen_at)},\n'
         '  "records": ['
     )
-    separator = "\n"
-    for batch in _batches(con, f"SELECT {PUBLIC_COLUMNS} FROM issues ORDER BY number"):
-        writer.write(separator + ",\n".join(_public_record(row) for row in batch))
-        separator = ",\n"
-    writer.write("\n  ]\n}\n" if separator == ",\n" else "]\n}\n")
+    records = stream_chunks(con, "SELECT chunk FROM public_json ORDER BY number", writer)
+    writer.write("\n  ]\n}\n" if records else "]\n}\n")
     return writer.close()
 
 
-def answers_document(con: duckdb.DuckDBPyConnection, corpus_sha256: str) -> dict[str, Any]:
-    """The answer bundle as an ordered dict, from `answers` and the aggregate tables."""
-    answers = [
-        {
-            "id": ident,
-            "split": split,
-            "state": state,
-            "labels": labels,
-            "references": refs,
-            "duplicate_targets": dups,
-            "scope_contradictions": cues,
-        }
-        for ident, split, state, labels, refs, dups, cues in con.execute(
-            'SELECT id, split, state, labels, "references", duplicate_targets, scope_contradictions '
-            "FROM answers ORDER BY number"
-        ).fetchall()
-    ]
-    aggregates = {
-        "state_counts": dict(con.execute("SELECT state, count FROM state_counts ORDER BY state").fetchall()),
-        "label_counts": dict(con.execute("SELECT label, count FROM label_counts ORDER BY label").fetchall()),
-        "newest_issue_ids": [r[0] for r in con.execute("SELECT id FROM newest_issue_ids ORDER BY rank").fetchall()],
-        "most_recently_updated_issue_ids": [
-            r[0] for r in con.execute("SELECT id FROM most_recently_updated_issue_ids ORDER BY rank").fetchall()
-        ],
-    }
-    return {
-        "schema": ANSWERS_SCHEMA,
-        "corpus_sha256": corpus_sha256,
-        "answers": answers,
-        "aggregates": aggregates,
-    }
+def write_answers(con: duckdb.DuckDBPyConnection, path: Path, corpus_sha256: str, schema: str = ANSWERS_SCHEMA) -> str:
+    """Stream the answer bundle (or, with the submission schema, a submission) from
+    `answers_json` and `aggregates_json`; return its SHA-256."""
+    writer = HashingWriter(path)
+    writer.write(
+        "{\n"
+        f'  "schema": {encode_string(schema)},\n'
+        f'  "corpus_sha256": {encode_string(corpus_sha256)},\n'
+        '  "answers": ['
+    )
+    records = stream_chunks(con, "SELECT chunk FROM answers_json ORDER BY number", writer)
+    writer.write(("\n  ],\n" if records else "],\n") + '  "aggregates": ')
+    stream_chunks(con, "SELECT chunk FROM aggregates_json", writer)
+    writer.write("\n}\n")
+    return writer.close()
 
 
 def report_document(

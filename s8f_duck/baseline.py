@@ -13,8 +13,7 @@ from pathlib import Path
 
 import duckdb
 
-from .artifacts import SUBMISSION_SCHEMA, Outputs, answers_document, file_sha256, write_text
-from .gojson import dumps
+from .artifacts import SUBMISSION_SCHEMA, Outputs, file_sha256, write_answers
 from .load import load_public
 from .progress import Progress
 from .steps import BASELINE_STEPS, run_steps
@@ -31,10 +30,10 @@ def baseline(public_path: Path, output_path: Path, progress: Progress | None = N
             load_public(con, public_path)
             run_steps(con, BASELINE_STEPS, progress)
             progress.step("write submission")
-            submission = {**answers_document(con, file_sha256(public_path)), "schema": SUBMISSION_SCHEMA}
-            write_text(temp, dumps(submission))
+            write_answers(con, temp, file_sha256(public_path), SUBMISSION_SCHEMA)
+            (count,) = con.execute("SELECT count(*) FROM answers").fetchall()[0]
         outputs.commit()
     finally:
         outputs.discard()
     progress.done()
-    return len(submission["answers"])
+    return count

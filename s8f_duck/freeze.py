@@ -108,9 +108,7 @@ def freeze_tables(
             progress.step("write public corpus")
             corpus_sha256 = artifacts.write_public(con, temp_public, source)
             progress.step("write answer bundle")
-            answers_sha256 = artifacts.write_text(
-                temp_answers, dumps(artifacts.answers_document(con, corpus_sha256))
-            )
+            answers_sha256 = artifacts.write_answers(con, temp_answers, corpus_sha256)
             progress.step("blind oracle grade")
             with grade.grade_database(temp_answers, temp_answers) as grader:
                 oracle = grade.core_report(grader)

@@ -29,6 +29,8 @@ FACT_STEPS: tuple[str, ...] = (
     "facts/label_counts",
     "facts/newest_issue_ids",
     "facts/most_recently_updated_issue_ids",
+    "facts/answers_json",
+    "facts/aggregates_json",
 )
 
 # freeze: raw_issues, raw_labels, redactions -> every table of the three artifacts.
@@ -38,6 +40,7 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/labels",
     *FACT_STEPS,
     "freeze/issues",
+    "freeze/public_json",
     "freeze/corpus_header",
     "freeze/report_counts",
 )

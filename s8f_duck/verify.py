@@ -115,7 +115,7 @@ def verify(
     progress.step("check the answer bundle")
     with duckdb.connect() as con:
         answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
-        (answers_count,) = con.execute("SELECT count(*) FROM answers").fetchone()  # type: ignore[misc]
+        (answers_count,) = con.execute("SELECT count(*) FROM answers").fetchall()[0]
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
         raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")

@@ -88,3 +88,24 @@ CREATE OR REPLACE MACRO rfc3339_from_fields(f, s) AS
         'nanos': rfc3339_nanos(f.frac)
     } END;
 CREATE OR REPLACE MACRO rfc3339(s) AS rfc3339_from_fields(rfc3339_fields(s), s);
+
+-- SPEC §6: a string as Go's encoding/json writes it. DuckDB's to_json escapes exactly like
+-- Go except that Go writes \u00XX in lower-case hex and also escapes < > & U+2028 U+2029.
+CREATE OR REPLACE MACRO go_escapes(t) AS
+    CASE WHEN regexp_matches(t, '[<>&\x{2028}\x{2029}]|\\u00[01][A-F]') THEN
+        replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(replace(
+            t, '<', '\u003c'), '>', '\u003e'), '&', '\u0026'), chr(8232), '\u2028'), chr(8233), '\u2029'),
+            '\u000B', '\u000b'), '\u000E', '\u000e'), '\u000F', '\u000f'), '\u001A', '\u001a'),
+            '\u001B', '\u001b'), '\u001C', '\u001c'), '\u001D', '\u001d'), '\u001E', '\u001e'), '\u001F', '\u001f')
+    ELSE t END;
+CREATE OR REPLACE MACRO go_json(s) AS CASE WHEN s IS NULL THEN 'null' ELSE go_escapes(CAST(to_json(s) AS VARCHAR)) END;
+
+-- SPEC §6: already-encoded JSON values (or "key": value members) laid out by MarshalIndent
+-- between the brackets at the given indent ('[]' / '{}' when empty).
+CREATE OR REPLACE MACRO go_json_block(items, indent, open, close) AS
+    CASE WHEN len(items) = 0 THEN open || close
+        ELSE open || chr(10) || indent || '  ' || array_to_string(items, ',' || chr(10) || indent || '  ')
+            || chr(10) || indent || close
+    END;
+CREATE OR REPLACE MACRO go_json_list(items, indent) AS go_json_block(items, indent, '[', ']');
+CREATE OR REPLACE MACRO go_json_map(items, indent) AS go_json_block(items, indent, '{', '}');
