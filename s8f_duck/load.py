@@ -69,7 +69,7 @@ def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, An
         }
     )
     register(con, {"incoming_json": incoming})
-    columns = "record, CAST(j AS JSON) AS j" if table == "raw_json" else "CAST(j AS JSON) AS j"
+    columns = "record, CAST(j AS JSON) AS j" if table == "raw_values" else "CAST(j AS JSON) AS j"
     con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT {columns} FROM incoming_json ORDER BY record")
     con.execute("DROP TABLE incoming_json")
 
@@ -89,16 +89,19 @@ def _read_document(con: duckdb.DuckDBPyConnection, path: Path) -> None:
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
     """SPEC §1: check a raw dump and load `raw_issues` and `raw_labels`."""
     run_steps(con, ["macros"])
-    if not _read(con, path, "raw/raw_json", "raw/raw_decoding"):
+    if not _read(con, path, "raw/raw_fields", "raw/raw_decoding"):
         values = read_json_file(path)
         if not isinstance(values, list):
             raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}")
-        _fill(con, "raw_json", list(enumerate(values)))
+        _fill(con, "raw_values", list(enumerate(values)))
+        run_steps(con, ["raw/decoded/raw_fields"])
+        con.execute("DROP TABLE raw_values")
     con.execute("SET VARIABLE min_records = ?", [min_records])
     run_steps(con, RAW_STEPS[:1])
     _raise_first_problem(con, path, "raw_problems")
     run_steps(con, RAW_STEPS[1:])
-    con.execute("DROP TABLE raw_json")
+    for table in ("raw_fields", "raw_problems", "raw_decoding"):
+        con.execute(f"DROP TABLE IF EXISTS {table}")
 
 
 def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
@@ -111,7 +114,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     run_steps(con, PUBLIC_STEPS[2:])
     register(con, {"redactions": NO_REDACTIONS})
     for table in ("document_json", "public_records"):
-        con.execute(f"DROP TABLE {table}")
+        con.execute(f"DROP TABLE IF EXISTS {table}")
     return rows(con, "SELECT * FROM public_header")[0]
 
 
@@ -132,5 +135,5 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
         con.execute(f'DROP TABLE IF EXISTS "{prefix}{name}"')
         con.execute(f'ALTER TABLE bundle_{name} RENAME TO "{prefix}{name}"')
     for table in ("document_json", "bundle_items", "bundle_problems", "bundle_header"):
-        con.execute(f"DROP TABLE {table}")
+        con.execute(f"DROP TABLE IF EXISTS {table}")
     return header["corpus_sha256"]

@@ -40,6 +40,9 @@ CREATE OR REPLACE MACRO json_kind(v) AS
         ELSE coalesce('number' || left(json_type(v), 0), 'null')
     END;
 CREATE OR REPLACE MACRO json_is_null(v) AS coalesce(json_type(v) = 'NULL', true);
+CREATE OR REPLACE MACRO json_is_string(v) AS coalesce(json_type(v) = 'VARCHAR', false);
+CREATE OR REPLACE MACRO json_is_array(v) AS coalesce(json_type(v) = 'ARRAY', false);
+CREATE OR REPLACE MACRO json_is_object(v) AS coalesce(json_type(v) = 'OBJECT', false);
 CREATE OR REPLACE MACRO json_is_int64(v) AS
     coalesce(json_type(v) IN ('BIGINT', 'UBIGINT') AND TRY_CAST(v->>'$' AS BIGINT) IS NOT NULL, false);
 CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS

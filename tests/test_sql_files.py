@@ -14,7 +14,7 @@ ALL_STEPS = sorted(
     {
         *steps.FREEZE_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS,
-        "raw/raw_json", "raw/raw_decoding", "document/document_json", "document/document_decoding",
+        "raw/raw_fields", "raw/raw_decoding", "raw/decoded/raw_fields", "document/document_json", "document/document_decoding",
     }
 )  # fmt: skip
 

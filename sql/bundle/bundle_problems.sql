@@ -8,11 +8,11 @@ WITH
 doc AS (SELECT j FROM document_json),
 answers AS (
     SELECT pos, a,
-           'answers[' || pos || ']' || CASE WHEN json_type(a->'id') = 'VARCHAR' AND (a->>'id') <> ''
+           'answers[' || pos || ']' || CASE WHEN json_is_string(a->'id') AND (a->>'id') <> ''
                THEN ' (id ''' || (a->>'id') || ''')' ELSE '' END AS place
     FROM bundle_items
 ),
-objects AS (SELECT * FROM answers WHERE json_type(a) = 'OBJECT'),
+objects AS (SELECT * FROM answers WHERE json_is_object(a)),
 scalars(pos, check_order, place, value) AS (
     SELECT pos, 2, place || '.id', a->'id' FROM objects
     UNION ALL SELECT pos, 3, place || '.split', a->'split' FROM objects
@@ -30,7 +30,7 @@ lists(pos, check_order, place, value, element) AS (
 elements AS (
     SELECT l.pos, l.check_order, l.place || '[' || item.key || ']' AS place, item.value, l.element
     FROM lists AS l, json_each(l.value) AS item
-    WHERE json_type(l.value) = 'ARRAY'
+    WHERE json_is_array(l.value)
 ),
 maps(check_order, place, value) AS (
     SELECT 1, 'aggregates.state_counts', j->'aggregates'->'state_counts' FROM doc
@@ -38,38 +38,38 @@ maps(check_order, place, value) AS (
 ),
 found AS (
     SELECT -1 AS pos, 0 AS check_order, 'the document must be a JSON object, got ' || json_kind(j) AS problem
-    FROM doc WHERE json_type(j) <> 'OBJECT'
+    FROM doc WHERE NOT json_is_object(j)
     UNION ALL
     SELECT -1, 1, 'field ''' || f.name || ''' must be a string, got ' || json_kind(j->f.name)
     FROM doc, (VALUES ('schema'), ('corpus_sha256')) AS f(name)
-    WHERE json_type(j) = 'OBJECT' AND NOT (json_type(j->f.name) = 'VARCHAR' OR json_is_null(j->f.name))
+    WHERE json_is_object(j) AND NOT (json_is_string(j->f.name) OR json_is_null(j->f.name))
     UNION ALL
     SELECT -1, 2, 'answers must be an array, got ' || json_kind(j->'answers')
-    FROM doc WHERE json_type(j) = 'OBJECT' AND NOT (json_type(j->'answers') = 'ARRAY' OR json_is_null(j->'answers'))
+    FROM doc WHERE json_is_object(j) AND NOT (json_is_array(j->'answers') OR json_is_null(j->'answers'))
     UNION ALL
     SELECT pos, 1, place || ' must be an object, got ' || json_kind(a)
-    FROM answers WHERE NOT (json_type(a) = 'OBJECT' OR json_is_null(a))
+    FROM answers WHERE NOT (json_is_object(a) OR json_is_null(a))
     UNION ALL
     SELECT pos, check_order, place || ' must be a string, got ' || json_kind(value)
-    FROM scalars WHERE NOT (json_type(value) = 'VARCHAR' OR json_is_null(value))
+    FROM scalars WHERE NOT (json_is_string(value) OR json_is_null(value))
     UNION ALL
     SELECT pos, check_order, place || ' must be an array, got ' || json_kind(value)
-    FROM lists WHERE NOT (json_type(value) = 'ARRAY' OR json_is_null(value))
+    FROM lists WHERE NOT (json_is_array(value) OR json_is_null(value))
     UNION ALL
     SELECT pos, check_order, place || ' must be ' || CASE element WHEN 'string' THEN 'a string' ELSE 'an integer' END
         || ', got ' || json_kind(value)
     FROM elements
     WHERE NOT json_is_null(value)
-      AND NOT CASE element WHEN 'string' THEN json_type(value) = 'VARCHAR' ELSE json_is_int64(value) END
+      AND NOT CASE element WHEN 'string' THEN json_is_string(value) ELSE json_is_int64(value) END
     UNION ALL
     SELECT 1e18::BIGINT - 1, 0, 'field ''aggregates'' must be an object, got ' || json_kind(j->'aggregates')
-    FROM doc WHERE json_type(j) = 'OBJECT' AND NOT (json_type(j->'aggregates') = 'OBJECT' OR json_is_null(j->'aggregates'))
+    FROM doc WHERE json_is_object(j) AND NOT (json_is_object(j->'aggregates') OR json_is_null(j->'aggregates'))
     UNION ALL
     SELECT 1e18::BIGINT, check_order, place || ' must be an object, got ' || json_kind(value)
-    FROM maps WHERE NOT (json_type(value) = 'OBJECT' OR json_is_null(value))
+    FROM maps WHERE NOT (json_is_object(value) OR json_is_null(value))
     UNION ALL
     SELECT 1e18::BIGINT, m.check_order, m.place || '[''' || item.key || '''] must be an integer, got ' || json_kind(item.value)
     FROM maps AS m, json_each(m.value) AS item
-    WHERE json_type(m.value) = 'OBJECT' AND NOT (json_is_int64(item.value) OR json_is_null(item.value))
+    WHERE json_is_object(m.value) AND NOT (json_is_int64(item.value) OR json_is_null(item.value))
 )
 SELECT pos, check_order, problem FROM found ORDER BY pos, check_order, problem;

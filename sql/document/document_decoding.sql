@@ -3,10 +3,10 @@
 -- read with json_each, last key winning, so only these objects matter.
 CREATE OR REPLACE TABLE document_decoding AS
 WITH items AS (
-    SELECT unnest(CASE WHEN json_type(j->'answers') = 'ARRAY' THEN CAST(j->'answers' AS JSON[]) END) AS value
+    SELECT unnest(CASE WHEN json_is_array(j->'answers') THEN CAST(j->'answers' AS JSON[]) END) AS value
     FROM document_json
     UNION ALL
-    SELECT unnest(CASE WHEN json_type(j->'records') = 'ARRAY' THEN CAST(j->'records' AS JSON[]) END)
+    SELECT unnest(CASE WHEN json_is_array(j->'records') THEN CAST(j->'records' AS JSON[]) END)
     FROM document_json
 )
 SELECT

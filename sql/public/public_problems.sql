@@ -7,7 +7,7 @@ records AS (
     SELECT record, r, CASE WHEN json_is_int64(r->'number') THEN CAST(r->>'number' AS BIGINT) END AS number
     FROM public_records
 ),
-objects AS (SELECT * FROM records WHERE json_type(r) = 'OBJECT'),
+objects AS (SELECT * FROM records WHERE json_is_object(r)),
 strings(record, number, check_order, field, value) AS (
     SELECT record, number, 4, 'id', r->'id' FROM objects
     UNION ALL SELECT record, number, 5, 'split', r->'split' FROM objects
@@ -26,20 +26,20 @@ stamps(record, number, check_order, field, value, nullable) AS (
 found AS (
     SELECT -1 AS record, NULL::BIGINT AS number, 0 AS check_order,
            'expected a JSON object, got ' || json_kind(j) AS problem
-    FROM doc WHERE json_type(j) <> 'OBJECT'
+    FROM doc WHERE NOT json_is_object(j)
     UNION ALL
     SELECT -1, NULL, 1, 'field ''schema'' is ' || coalesce('''' || (j->>'schema') || '''', json_kind(j->'schema'))
         || ', expected ''fak-microcontext-corpus/1'''
-    FROM doc WHERE json_type(j) = 'OBJECT' AND (j->>'schema') IS DISTINCT FROM 'fak-microcontext-corpus/1'
+    FROM doc WHERE json_is_object(j) AND (j->>'schema') IS DISTINCT FROM 'fak-microcontext-corpus/1'
     UNION ALL
     SELECT -1, NULL, 2, 'field ''' || f.name || ''' must be a string, got ' || json_kind(j->f.name)
     FROM doc, (VALUES ('source'), ('frozen_at')) AS f(name)
-    WHERE json_type(j) = 'OBJECT' AND json_type(j->f.name) IS DISTINCT FROM 'VARCHAR'
+    WHERE json_is_object(j) AND NOT json_is_string(j->f.name)
     UNION ALL
     SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || json_kind(j->'records')
-    FROM doc WHERE json_type(j) = 'OBJECT' AND json_type(j->'records') IS DISTINCT FROM 'ARRAY'
+    FROM doc WHERE json_is_object(j) AND NOT json_is_array(j->'records')
     UNION ALL
-    SELECT record, number, 1, 'expected an object, got ' || json_kind(r) FROM records WHERE json_type(r) <> 'OBJECT'
+    SELECT record, number, 1, 'expected an object, got ' || json_kind(r) FROM records WHERE NOT json_is_object(r)
     UNION ALL
     SELECT record, number, 2, 'field ''number'' must be a positive integer' FROM objects WHERE coalesce(number <= 0, true)
     UNION ALL
@@ -48,20 +48,20 @@ found AS (
     WHERE record > first_record
     UNION ALL
     SELECT record, number, check_order, 'field ''' || field || ''' must be a string, got ' || json_kind(value)
-    FROM strings WHERE json_type(value) IS DISTINCT FROM 'VARCHAR'
+    FROM strings WHERE NOT json_is_string(value)
     UNION ALL
     SELECT record, number, check_order,
-           'field ''' || field || '''' || CASE WHEN json_type(value) = 'VARCHAR'
+           'field ''' || field || '''' || CASE WHEN json_is_string(value)
                THEN ': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
                ELSE ' must be a string, got ' || json_kind(value) END
     FROM stamps
-    WHERE NOT (nullable AND json_is_null(value)) AND (json_type(value) IS DISTINCT FROM 'VARCHAR' OR rfc3339(value->>'$') IS NULL)
+    WHERE NOT (nullable AND json_is_null(value)) AND (NOT json_is_string(value) OR rfc3339(value->>'$') IS NULL)
     UNION ALL
     SELECT record, number, 15, 'field ''labels'' must be null or an array of strings'
     FROM objects
     WHERE NOT json_is_null(r->'labels')
-      AND (json_type(r->'labels') <> 'ARRAY'
-           OR NOT list_bool_and(list_transform(CAST(r->'labels' AS JSON[]), lambda l: json_type(l) = 'VARCHAR')))
+      AND (NOT json_is_array(r->'labels')
+           OR NOT list_bool_and(list_transform(CAST(r->'labels' AS JSON[]), lambda l: json_is_string(l))))
 )
 SELECT
     record,

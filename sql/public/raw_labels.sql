@@ -3,7 +3,7 @@ CREATE OR REPLACE TABLE raw_labels AS
 WITH lists AS (
     SELECT CAST(r->>'number' AS BIGINT) AS number, CAST(r->'labels' AS VARCHAR[]) AS names
     FROM public_records
-    WHERE json_type(r->'labels') = 'ARRAY'
+    WHERE json_is_array(r->'labels')
 )
 SELECT number, generate_subscripts(names, 1) - 1 AS position, unnest(names) AS name
 FROM lists

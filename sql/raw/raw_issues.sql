@@ -3,15 +3,15 @@
 CREATE OR REPLACE TABLE raw_issues AS
 WITH fields AS (
     SELECT
-        CAST(j->>'number' AS BIGINT) AS number,
-        j->>'title' AS title,
-        coalesce(j->>'body', '') AS body,
-        j->>'state' AS state,
-        j->>'url' AS url,
-        rfc3339(j->>'createdAt') AS created,
-        rfc3339(j->>'updatedAt') AS updated,
-        rfc3339(j->>'closedAt') AS closed
-    FROM raw_json
+        CAST(number->>'$' AS BIGINT) AS number,
+        title->>'$' AS title,
+        coalesce(body->>'$', '') AS body,
+        state->>'$' AS state,
+        url->>'$' AS url,
+        rfc3339(created_at->>'$') AS created,
+        rfc3339(updated_at->>'$') AS updated,
+        rfc3339(closed_at->>'$') AS closed
+    FROM raw_fields
 )
 SELECT
     number, title, body, state, url,
