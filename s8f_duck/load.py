@@ -21,7 +21,13 @@ from .errors import UnusableInput
 from .steps import register, rows, run_steps
 
 RAW_STEPS = ("raw/raw_problems", "raw/raw_issues", "raw/raw_labels")
-PUBLIC_STEPS = ("public/public_records", "public/public_problems", "public/public_header", "public/raw_issues", "public/raw_labels")
+PUBLIC_STEPS = (
+    "public/public_records",
+    "public/public_problems",
+    "public/public_header",
+    "public/raw_issues",
+    "public/raw_labels",
+)
 BUNDLE_STEPS = (
     "bundle/bundle_items",
     "bundle/bundle_problems",
@@ -47,17 +53,17 @@ def read_json_file(path: Path) -> Any:
         raise UnusableInput(f"{path}: {exc}") from None
 
 
-def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str) -> bool:
+def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | None = None) -> bool:
     """Run the reading step; False when DuckDB refused the file or Go would read it otherwise."""
     if not path.is_file():
         raise UnusableInput(f"{path}: cannot read: no such file")
     con.execute("SET VARIABLE input_path = ?", [str(path)])
     con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
     try:
-        run_steps(con, [step, check])
+        run_steps(con, [step] if check is None else [step, check])
     except duckdb.Error:
         return False
-    return not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
+    return check is None or not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
 
 
 def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, Any]]) -> None:
@@ -69,8 +75,7 @@ def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, An
         }
     )
     register(con, {"incoming_json": incoming})
-    columns = "record, CAST(j AS JSON) AS j" if table == "raw_values" else "CAST(j AS JSON) AS j"
-    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT {columns} FROM incoming_json ORDER BY record")
+    con.execute(f"CREATE OR REPLACE TABLE {table} AS SELECT record, CAST(j AS JSON) AS j FROM incoming_json ORDER BY record")
     con.execute("DROP TABLE incoming_json")
 
 
@@ -80,10 +85,12 @@ def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str)
         raise UnusableInput(f"{path}: {first[0][0]}")
 
 
-def _read_document(con: duckdb.DuckDBPyConnection, path: Path) -> None:
-    """`document_json`: the file as one JSON value."""
-    if not _read(con, path, "document/document_json", "document/document_decoding"):
+def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check: str | None = None) -> None:
+    """`{kind}_document`: the file's top-level fields, by DuckDB or else as Go decodes it."""
+    if not _read(con, path, f"{kind}/{kind}_document", check):
         _fill(con, "document_json", [(0, read_json_file(path))])
+        run_steps(con, [f"{kind}/decoded/{kind}_document"])
+        con.execute("DROP TABLE document_json")
 
 
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
@@ -108,7 +115,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, `raw_labels`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    _read_document(con, path)
+    _read_document(con, path, "public")
     run_steps(con, PUBLIC_STEPS[:2])
     _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
@@ -123,7 +130,7 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
     returns the corpus digest it is bound to."""
     run_steps(con, ["macros"])
-    _read_document(con, path)
+    _read_document(con, path, "bundle", "bundle/bundle_decoding")
     run_steps(con, BUNDLE_STEPS[:2])
     _raise_first_problem(con, path, "bundle_problems")
     run_steps(con, BUNDLE_STEPS[2:])

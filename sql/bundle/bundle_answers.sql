@@ -3,15 +3,15 @@
 CREATE OR REPLACE TABLE bundle_answers AS
 SELECT
     pos,
-    coalesce(a->>'id', '') AS id,
-    coalesce(a->>'split', '') AS split,
-    coalesce(a->>'state', '') AS state,
-    coalesce(list_transform(CAST(a->'labels' AS JSON[]), lambda x: coalesce(x->>'$', '')), []) AS labels,
-    coalesce(list_transform(CAST(a->'references' AS JSON[]), lambda x: coalesce(CAST(x->>'$' AS BIGINT), 0)), [])
+    coalesce(id->>'$', '') AS id,
+    coalesce(split->>'$', '') AS split,
+    coalesce(state->>'$', '') AS state,
+    coalesce(list_transform(CAST(labels AS JSON[]), lambda x: coalesce(x->>'$', '')), []) AS labels,
+    coalesce(list_transform(CAST("references" AS JSON[]), lambda x: coalesce(CAST(x->>'$' AS BIGINT), 0)), [])
         AS "references",
-    coalesce(list_transform(CAST(a->'duplicate_targets' AS JSON[]), lambda x: coalesce(CAST(x->>'$' AS BIGINT), 0)), [])
+    coalesce(list_transform(CAST(duplicate_targets AS JSON[]), lambda x: coalesce(CAST(x->>'$' AS BIGINT), 0)), [])
         AS duplicate_targets,
-    coalesce(list_transform(CAST(a->'scope_contradictions' AS JSON[]), lambda x: coalesce(x->>'$', '')), [])
+    coalesce(list_transform(CAST(scope_contradictions AS JSON[]), lambda x: coalesce(x->>'$', '')), [])
         AS scope_contradictions
 FROM bundle_items
 ORDER BY pos;

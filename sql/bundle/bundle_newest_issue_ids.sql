@@ -1,5 +1,5 @@
 -- SPEC §6/§7: aggregates.newest_issue_ids as (rank, id) rows, rank 1 first.
 CREATE OR REPLACE TABLE bundle_newest_issue_ids AS
 SELECT TRY_CAST(item.key AS BIGINT) + 1 AS rank, coalesce(item.value->>'$', '') AS id
-FROM document_json AS d, json_each(d.j->'aggregates'->'newest_issue_ids') AS item
+FROM bundle_document AS d, json_each(d.aggregates->'newest_issue_ids') AS item
 ORDER BY rank;

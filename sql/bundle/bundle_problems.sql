@@ -5,50 +5,51 @@
 -- is unusable.
 CREATE OR REPLACE TABLE bundle_problems AS
 WITH
-doc AS (SELECT j FROM document_json),
+doc AS (SELECT * FROM bundle_document),
 answers AS (
-    SELECT pos, a,
-           'answers[' || pos || ']' || CASE WHEN json_is_string(a->'id') AND (a->>'id') <> ''
-               THEN ' (id ''' || (a->>'id') || ''')' ELSE '' END AS place
+    SELECT *, 'answers[' || pos || ']' || CASE WHEN json_is_string(id) AND (id->>'$') <> ''
+        THEN ' (id ''' || (id->>'$') || ''')' ELSE '' END AS place
     FROM bundle_items
 ),
-objects AS (SELECT * FROM answers WHERE json_is_object(a)),
+objects AS (SELECT * FROM answers WHERE kind = 'OBJECT'),
 scalars(pos, check_order, place, value) AS (
-    SELECT pos, 2, place || '.id', a->'id' FROM objects
-    UNION ALL SELECT pos, 3, place || '.split', a->'split' FROM objects
-    UNION ALL SELECT pos, 4, place || '.state', a->'state' FROM objects
+    SELECT pos, 2, place || '.id', id FROM objects
+    UNION ALL SELECT pos, 3, place || '.split', split FROM objects
+    UNION ALL SELECT pos, 4, place || '.state', state FROM objects
 ),
 lists(pos, check_order, place, value, element) AS (
-    SELECT pos, 5, place || '.labels', a->'labels', 'string' FROM objects
-    UNION ALL SELECT pos, 6, place || '.references', a->'references', 'integer' FROM objects
-    UNION ALL SELECT pos, 7, place || '.duplicate_targets', a->'duplicate_targets', 'integer' FROM objects
-    UNION ALL SELECT pos, 8, place || '.scope_contradictions', a->'scope_contradictions', 'string' FROM objects
-    UNION ALL SELECT 1e18::BIGINT, 3, 'aggregates.newest_issue_ids', j->'aggregates'->'newest_issue_ids', 'string' FROM doc
+    SELECT pos, 5, place || '.labels', labels, 'string' FROM objects
+    UNION ALL SELECT pos, 6, place || '.references', "references", 'integer' FROM objects
+    UNION ALL SELECT pos, 7, place || '.duplicate_targets', duplicate_targets, 'integer' FROM objects
+    UNION ALL SELECT pos, 8, place || '.scope_contradictions', scope_contradictions, 'string' FROM objects
+    UNION ALL SELECT 1e18::BIGINT, 3, 'aggregates.newest_issue_ids', aggregates->'newest_issue_ids', 'string' FROM doc
     UNION ALL SELECT 1e18::BIGINT, 4, 'aggregates.most_recently_updated_issue_ids',
-        j->'aggregates'->'most_recently_updated_issue_ids', 'string' FROM doc
+        aggregates->'most_recently_updated_issue_ids', 'string' FROM doc
 ),
 elements AS (
-    SELECT l.pos, l.check_order, l.place || '[' || item.key || ']' AS place, item.value, l.element
-    FROM lists AS l, json_each(l.value) AS item
-    WHERE json_is_array(l.value)
+    SELECT pos, check_order, place || '[' || (generate_subscripts(items, 1) - 1) || ']' AS place,
+           unnest(items) AS value, element
+    FROM (SELECT *, CAST(value AS JSON[]) AS items FROM lists WHERE json_is_array(value))
 ),
 maps(check_order, place, value) AS (
-    SELECT 1, 'aggregates.state_counts', j->'aggregates'->'state_counts' FROM doc
-    UNION ALL SELECT 2, 'aggregates.label_counts', j->'aggregates'->'label_counts' FROM doc
+    SELECT 1, 'aggregates.state_counts', aggregates->'state_counts' FROM doc
+    UNION ALL SELECT 2, 'aggregates.label_counts', aggregates->'label_counts' FROM doc
 ),
 found AS (
-    SELECT -1 AS pos, 0 AS check_order, 'the document must be a JSON object, got ' || json_kind(j) AS problem
-    FROM doc WHERE NOT json_is_object(j)
+    SELECT -1 AS pos, 0 AS check_order, 'the document must be a JSON object, got ' || lower(kind) AS problem
+    FROM doc WHERE kind <> 'OBJECT'
     UNION ALL
-    SELECT -1, 1, 'field ''' || f.name || ''' must be a string, got ' || json_kind(j->f.name)
-    FROM doc, (VALUES ('schema'), ('corpus_sha256')) AS f(name)
-    WHERE json_is_object(j) AND NOT (json_is_string(j->f.name) OR json_is_null(j->f.name))
+    SELECT -1, 1, 'field ''schema'' must be a string, got ' || json_kind(schema)
+    FROM doc WHERE kind = 'OBJECT' AND NOT (json_is_string(schema) OR json_is_null(schema))
     UNION ALL
-    SELECT -1, 2, 'answers must be an array, got ' || json_kind(j->'answers')
-    FROM doc WHERE json_is_object(j) AND NOT (json_is_array(j->'answers') OR json_is_null(j->'answers'))
+    SELECT -1, 1, 'field ''corpus_sha256'' must be a string, got ' || json_kind(corpus_sha256)
+    FROM doc WHERE kind = 'OBJECT' AND NOT (json_is_string(corpus_sha256) OR json_is_null(corpus_sha256))
     UNION ALL
-    SELECT pos, 1, place || ' must be an object, got ' || json_kind(a)
-    FROM answers WHERE NOT (json_is_object(a) OR json_is_null(a))
+    SELECT -1, 2, 'answers must be an array, got ' || lower(answers_kind)
+    FROM doc WHERE kind = 'OBJECT' AND answers_kind NOT IN ('ARRAY', 'NULL')
+    UNION ALL
+    SELECT pos, 1, place || ' must be an object, got ' || lower(kind)
+    FROM answers WHERE kind NOT IN ('OBJECT', 'NULL')
     UNION ALL
     SELECT pos, check_order, place || ' must be a string, got ' || json_kind(value)
     FROM scalars WHERE NOT (json_is_string(value) OR json_is_null(value))
@@ -62,8 +63,8 @@ found AS (
     WHERE NOT json_is_null(value)
       AND NOT CASE element WHEN 'string' THEN json_is_string(value) ELSE json_is_int64(value) END
     UNION ALL
-    SELECT 1e18::BIGINT - 1, 0, 'field ''aggregates'' must be an object, got ' || json_kind(j->'aggregates')
-    FROM doc WHERE json_is_object(j) AND NOT (json_is_object(j->'aggregates') OR json_is_null(j->'aggregates'))
+    SELECT 1e18::BIGINT - 1, 0, 'field ''aggregates'' must be an object, got ' || json_kind(aggregates)
+    FROM doc WHERE kind = 'OBJECT' AND NOT (json_is_object(aggregates) OR json_is_null(aggregates))
     UNION ALL
     SELECT 1e18::BIGINT, check_order, place || ' must be an object, got ' || json_kind(value)
     FROM maps WHERE NOT (json_is_object(value) OR json_is_null(value))

@@ -2,6 +2,6 @@
 -- a null count is 0.
 CREATE OR REPLACE TABLE bundle_state_counts AS
 SELECT item.key AS state, coalesce(CAST(item.value->>'$' AS BIGINT), 0) AS count
-FROM document_json AS d, json_each(d.j->'aggregates'->'state_counts') AS item
+FROM bundle_document AS d, json_each(d.aggregates->'state_counts') AS item
 QUALIFY row_number() OVER (PARTITION BY item.key ORDER BY item.id DESC) = 1
 ORDER BY state;

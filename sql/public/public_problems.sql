@@ -2,71 +2,71 @@
 -- order the loader reports them.
 CREATE OR REPLACE TABLE public_problems AS
 WITH
-doc AS (SELECT j FROM document_json),
+doc AS (SELECT * FROM public_document),
 records AS (
-    SELECT record, r, CASE WHEN json_is_int64(r->'number') THEN CAST(r->>'number' AS BIGINT) END AS number
-    FROM public_records
+    SELECT *, CASE WHEN json_is_int64(number) THEN CAST(number->>'$' AS BIGINT) END AS n FROM public_records
 ),
-objects AS (SELECT * FROM records WHERE json_is_object(r)),
-strings(record, number, check_order, field, value) AS (
-    SELECT record, number, 4, 'id', r->'id' FROM objects
-    UNION ALL SELECT record, number, 5, 'split', r->'split' FROM objects
-    UNION ALL SELECT record, number, 6, 'title', r->'title' FROM objects
-    UNION ALL SELECT record, number, 7, 'body', r->'body' FROM objects
-    UNION ALL SELECT record, number, 8, 'url', r->'url' FROM objects
-    UNION ALL SELECT record, number, 9, 'state', r->'state' FROM objects
-    UNION ALL SELECT record, number, 10, 'title_sha256', r->'title_sha256' FROM objects
-    UNION ALL SELECT record, number, 11, 'body_sha256', r->'body_sha256' FROM objects
+objects AS (SELECT * FROM records WHERE kind = 'OBJECT'),
+strings(record, n, check_order, field, value) AS (
+    SELECT record, n, 4, 'id', id FROM objects
+    UNION ALL SELECT record, n, 5, 'split', split FROM objects
+    UNION ALL SELECT record, n, 6, 'title', title FROM objects
+    UNION ALL SELECT record, n, 7, 'body', body FROM objects
+    UNION ALL SELECT record, n, 8, 'url', url FROM objects
+    UNION ALL SELECT record, n, 9, 'state', state FROM objects
+    UNION ALL SELECT record, n, 10, 'title_sha256', title_sha256 FROM objects
+    UNION ALL SELECT record, n, 11, 'body_sha256', body_sha256 FROM objects
 ),
-stamps(record, number, check_order, field, value, nullable) AS (
-    SELECT record, number, 12, 'created_at', r->'created_at', false FROM objects
-    UNION ALL SELECT record, number, 13, 'updated_at', r->'updated_at', false FROM objects
-    UNION ALL SELECT record, number, 14, 'closed_at', r->'closed_at', true FROM objects
+stamps(record, n, check_order, field, value, nullable) AS (
+    SELECT record, n, 12, 'created_at', created_at, false FROM objects
+    UNION ALL SELECT record, n, 13, 'updated_at', updated_at, false FROM objects
+    UNION ALL SELECT record, n, 14, 'closed_at', closed_at, true FROM objects
 ),
 found AS (
-    SELECT -1 AS record, NULL::BIGINT AS number, 0 AS check_order,
-           'expected a JSON object, got ' || json_kind(j) AS problem
-    FROM doc WHERE NOT json_is_object(j)
+    SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order, 'expected a JSON object, got ' || lower(kind) AS problem
+    FROM doc WHERE kind <> 'OBJECT'
     UNION ALL
-    SELECT -1, NULL, 1, 'field ''schema'' is ' || coalesce('''' || (j->>'schema') || '''', json_kind(j->'schema'))
+    SELECT -1, NULL, 1, 'field ''schema'' is ' || coalesce('''' || (schema->>'$') || '''', json_kind(schema))
         || ', expected ''fak-microcontext-corpus/1'''
-    FROM doc WHERE json_is_object(j) AND (j->>'schema') IS DISTINCT FROM 'fak-microcontext-corpus/1'
+    FROM doc WHERE kind = 'OBJECT' AND (schema->>'$') IS DISTINCT FROM 'fak-microcontext-corpus/1'
     UNION ALL
-    SELECT -1, NULL, 2, 'field ''' || f.name || ''' must be a string, got ' || json_kind(j->f.name)
-    FROM doc, (VALUES ('source'), ('frozen_at')) AS f(name)
-    WHERE json_is_object(j) AND NOT json_is_string(j->f.name)
+    SELECT -1, NULL, 2, 'field ''source'' must be a string, got ' || json_kind(source)
+    FROM doc WHERE kind = 'OBJECT' AND NOT json_is_string(source)
     UNION ALL
-    SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || json_kind(j->'records')
-    FROM doc WHERE json_is_object(j) AND NOT json_is_array(j->'records')
+    SELECT -1, NULL, 2, 'field ''frozen_at'' must be a string, got ' || json_kind(frozen_at)
+    FROM doc WHERE kind = 'OBJECT' AND NOT json_is_string(frozen_at)
     UNION ALL
-    SELECT record, number, 1, 'expected an object, got ' || json_kind(r) FROM records WHERE NOT json_is_object(r)
+    SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || lower(records_kind)
+    FROM doc WHERE kind = 'OBJECT' AND records_kind <> 'ARRAY'
     UNION ALL
-    SELECT record, number, 2, 'field ''number'' must be a positive integer' FROM objects WHERE coalesce(number <= 0, true)
+    SELECT record, n, 1, 'expected an object, got ' || lower(kind) FROM records WHERE kind <> 'OBJECT'
     UNION ALL
-    SELECT record, number, 3, 'number ' || number || ' appears twice'
-    FROM (SELECT record, number, min(record) OVER (PARTITION BY number) AS first_record FROM objects WHERE number > 0)
+    SELECT record, n, 2, 'field ''number'' must be a positive integer' FROM objects WHERE coalesce(n <= 0, true)
+    UNION ALL
+    SELECT record, n, 3, 'number ' || n || ' appears twice'
+    FROM (SELECT record, n, min(record) OVER (PARTITION BY n) AS first_record FROM objects WHERE n > 0)
     WHERE record > first_record
     UNION ALL
-    SELECT record, number, check_order, 'field ''' || field || ''' must be a string, got ' || json_kind(value)
+    SELECT record, n, check_order, 'field ''' || field || ''' must be a string, got ' || json_kind(value)
     FROM strings WHERE NOT json_is_string(value)
     UNION ALL
-    SELECT record, number, check_order,
+    SELECT record, n, check_order,
            'field ''' || field || '''' || CASE WHEN json_is_string(value)
                THEN ': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
                ELSE ' must be a string, got ' || json_kind(value) END
     FROM stamps
     WHERE NOT (nullable AND json_is_null(value)) AND (NOT json_is_string(value) OR rfc3339(value->>'$') IS NULL)
     UNION ALL
-    SELECT record, number, 15, 'field ''labels'' must be null or an array of strings'
+    SELECT record, n, 15, 'field ''labels'' must be null or an array of strings'
     FROM objects
-    WHERE NOT json_is_null(r->'labels')
-      AND (NOT json_is_array(r->'labels')
-           OR NOT list_bool_and(list_transform(CAST(r->'labels' AS JSON[]), lambda l: json_is_string(l))))
+    WHERE NOT json_is_null(labels)
+      AND (NOT json_is_array(labels)
+           OR NOT list_bool_and(list_transform(CAST(labels AS JSON[]), lambda l: json_is_string(l))))
 )
 SELECT
     record,
     check_order,
-    CASE WHEN record < 0 THEN '' ELSE 'records[' || record || ']' || coalesce(' (number ' || number || ')', '') || ': ' END
+    CASE WHEN record < 0 THEN '' ELSE 'records[' || record || ']' || coalesce(' (number ' || n || ')', '') || ': ' END
         || problem AS problem
 FROM found
 ORDER BY record, check_order;

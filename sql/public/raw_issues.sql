@@ -3,14 +3,14 @@
 CREATE OR REPLACE TABLE raw_issues AS
 WITH fields AS (
     SELECT
-        CAST(r->>'number' AS BIGINT) AS number,
-        r->>'title' AS title,
-        r->>'body' AS body,
-        r->>'state' AS state,
-        r->>'url' AS url,
-        rfc3339(r->>'created_at') AS created,
-        rfc3339(r->>'updated_at') AS updated,
-        rfc3339(r->>'closed_at') AS closed
+        CAST(number->>'$' AS BIGINT) AS number,
+        title->>'$' AS title,
+        body->>'$' AS body,
+        state->>'$' AS state,
+        url->>'$' AS url,
+        rfc3339(created_at->>'$') AS created,
+        rfc3339(updated_at->>'$') AS updated,
+        rfc3339(closed_at->>'$') AS closed
     FROM public_records
 )
 SELECT
