@@ -16,7 +16,7 @@ import duckdb
 from .artifacts import SUBMISSION_SCHEMA, Outputs, file_sha256, write_answers
 from .load import load_public
 from .progress import Progress
-from .steps import BASELINE_STEPS, run_steps
+from .steps import BASELINE_STEPS, connect, run_steps
 
 
 def baseline(public_path: Path, output_path: Path, progress: Progress | None = None) -> int:
@@ -25,7 +25,7 @@ def baseline(public_path: Path, output_path: Path, progress: Progress | None = N
     outputs = Outputs()
     try:
         temp = outputs.temp_for(output_path)
-        with duckdb.connect() as con:
+        with connect() as con:
             progress.step("load public corpus")
             load_public(con, public_path)
             run_steps(con, BASELINE_STEPS, progress)

@@ -214,7 +214,7 @@ def sql(
     if format not in ("table", "csv", "json"):
         print(f"s8f-duck sql: error: --format must be table, csv or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
-    con = _run("sql", lambda: exploring.connect(db, public))
+    con = _run("sql", lambda: exploring.open_corpus(db, public))
     if query is None:
         exploring.shell(db, con, format)
         return

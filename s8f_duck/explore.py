@@ -18,7 +18,7 @@ from . import artifacts
 from .errors import UnusableInput
 from .progress import Progress
 from .load import load_public
-from .steps import FREEZE_STEPS, run_steps
+from .steps import FREEZE_STEPS, connect, run_steps
 
 
 def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Progress | None = None) -> None:
@@ -34,7 +34,7 @@ def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) 
     try:
         temp_db = outputs.temp_for(db_path)
         temp_db.unlink()  # DuckDB creates the file itself
-        with duckdb.connect(str(temp_db)) as con:
+        with connect(str(temp_db)) as con:
             load_corpus(con, public_path, progress)
             if parquet_path is not None:
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
@@ -44,19 +44,19 @@ def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) 
     progress.done()
 
 
-def connect(db_path: Path | None, public_path: Path | None) -> duckdb.DuckDBPyConnection:
+def open_corpus(db_path: Path | None, public_path: Path | None) -> duckdb.DuckDBPyConnection:
     """A read-only connection to a database, or an in-memory one loaded from a public corpus."""
     if (db_path is None) == (public_path is None):
         raise UnusableInput("give exactly one of --db DATABASE or --public CORPUS")
     if public_path is not None:
-        con = duckdb.connect()
+        con = connect()
         load_corpus(con, public_path)
         return con
     assert db_path is not None
     if not db_path.is_file():
         raise UnusableInput(f"{db_path}: no such database file")
     try:
-        return duckdb.connect(str(db_path), read_only=True)
+        return connect(str(db_path), read_only=True)
     except duckdb.Error as exc:
         raise UnusableInput(f"{db_path}: cannot open as a DuckDB database: {exc}") from None
 

@@ -15,7 +15,7 @@ from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .progress import Progress
 from .load import load_raw, read_json_file
-from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps
+from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, connect, register, rows, run_steps
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
 
@@ -98,7 +98,7 @@ def freeze_tables(
             temp_db = outputs.temp_for(db_path)
             temp_db.unlink()  # DuckDB creates the file itself
             database = str(temp_db)
-        with duckdb.connect(database) as con:
+        with connect(database) as con:
             progress.step("load input")
             source = load(con)
             run_steps(con, FREEZE_STEPS, progress)

@@ -9,7 +9,7 @@ import duckdb
 
 from .artifacts import ANSWERS_SCHEMA
 from .load import load_bundle
-from .steps import GRADE_STEPS, rows, run_steps
+from .steps import GRADE_STEPS, connect, rows, run_steps
 
 CORE_FIELDS = (
     "schema",
@@ -26,7 +26,7 @@ CORE_FIELDS = (
 
 def grade_database(answers_path: Path, submission_path: Path) -> duckdb.DuckDBPyConnection:
     """An in-memory database holding both documents and every grade table."""
-    con = duckdb.connect()
+    con = connect()
     answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
     submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
     con.execute(

@@ -10,8 +10,14 @@ from collections.abc import Sequence
 from typing import Any
 from pathlib import Path
 
+import atexit
+import os
+import shutil
+import tempfile
+
 import duckdb
 
+from .errors import UnusableInput
 from .progress import Progress
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
@@ -65,6 +71,23 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/slice_breakdown",
     "grade/aggregate_breakdown",
 )
+
+
+MEMORY_LIMIT_ENV = "S8F_DUCK_MEMORY_LIMIT"
+DEFAULT_MEMORY_LIMIT = "3GB"
+
+
+def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
+    """A DuckDB connection that keeps to a memory limit and spills to a private temporary
+    directory (removed at exit) instead of failing, so large corpora degrade to disk.
+    The limit is $S8F_DUCK_MEMORY_LIMIT (DuckDB syntax, e.g. "6GB"), by default 3GB."""
+    spill = tempfile.mkdtemp(prefix="s8f-duck-spill-")
+    atexit.register(shutil.rmtree, spill, ignore_errors=True)
+    config = {"memory_limit": os.environ.get(MEMORY_LIMIT_ENV, DEFAULT_MEMORY_LIMIT), "temp_directory": spill}
+    try:
+        return duckdb.connect(database, read_only=read_only, config=config)
+    except duckdb.InvalidInputException as exc:
+        raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
 
 
 def sql_path(step: str) -> Path:

@@ -20,6 +20,7 @@ from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, freeze, freeze_tables
 from .gojson import dumps
 from .load import load_bundle, load_public, read_json_file
 from .progress import Progress
+from .steps import connect
 
 MAX_SHOWN = 12
 NAMES = ("public", "answers", "report")
@@ -113,7 +114,7 @@ def verify(
     """Every check; returns the problems found (empty when the triple verifies)."""
     progress = progress or Progress("verify", enabled=False)
     progress.step("check the answer bundle")
-    with duckdb.connect() as con:
+    with connect() as con:
         answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
         (answers_count,) = con.execute("SELECT count(*) FROM answers").fetchall()[0]
     report = read_json_file(report_path)
