@@ -86,8 +86,8 @@ def freeze_tables(
     parquet_path: Path | None = None,
     progress: Progress | None = None,
 ) -> FreezeResult:
-    """Run the freeze pipeline on what `load` puts in the database (`raw_issues`,
-    `raw_labels`, `redactions`; it returns the corpus source) and write the artifacts
+    """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
+    `redactions`; it returns the corpus source) and write the artifacts
     (all or nothing)."""
     progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()

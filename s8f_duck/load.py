@@ -20,13 +20,12 @@ from . import gojson
 from .errors import UnusableInput
 from .steps import register, rows, run_steps
 
-RAW_STEPS = ("raw/raw_problems", "raw/raw_issues", "raw/raw_labels")
+RAW_STEPS = ("raw/raw_problems", "raw/raw_issues")
 PUBLIC_STEPS = (
     "public/public_records",
     "public/public_problems",
     "public/public_header",
     "public/raw_issues",
-    "public/raw_labels",
 )
 BUNDLE_STEPS = (
     "bundle/bundle_items",
@@ -79,6 +78,14 @@ def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, An
     con.execute("DROP TABLE incoming_json")
 
 
+def drop(con: duckdb.DuckDBPyConnection, *names: str) -> None:
+    """Drop loader scratch tables or views that exist."""
+    kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall())
+    for name in names:
+        if name in kinds:
+            con.execute(f"DROP {'VIEW' if kinds[name] == 'VIEW' else 'TABLE'} {name}")
+
+
 def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str) -> None:
     first = con.execute(f"SELECT problem FROM {table} LIMIT 1").fetchall()
     if first:
@@ -94,25 +101,28 @@ def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check:
 
 
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
-    """SPEC §1: check a raw dump and load `raw_issues` and `raw_labels`."""
+    """SPEC §1: check a raw dump and load `raw_issues`."""
     run_steps(con, ["macros"])
-    if not _read(con, path, "raw/raw_fields", "raw/raw_decoding"):
+    if not path.is_file():
+        raise UnusableInput(f"{path}: cannot read: no such file")
+    con.execute("SET VARIABLE input_path = ?", [str(path)])
+    con.execute("SET VARIABLE min_records = ?", [min_records])
+    try:
+        run_steps(con, ["raw/raw_fields", RAW_STEPS[0]])  # the first read of the file
+    except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
         values = read_json_file(path)
         if not isinstance(values, list):
-            raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}")
+            raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}") from None
         _fill(con, "raw_values", list(enumerate(values)))
-        run_steps(con, ["raw/decoded/raw_fields"])
-        con.execute("DROP TABLE raw_values")
-    con.execute("SET VARIABLE min_records = ?", [min_records])
-    run_steps(con, RAW_STEPS[:1])
+        drop(con, "raw_fields")
+        run_steps(con, ["raw/decoded/raw_fields", RAW_STEPS[0]])
     _raise_first_problem(con, path, "raw_problems")
     run_steps(con, RAW_STEPS[1:])
-    for table in ("raw_fields", "raw_problems", "raw_decoding"):
-        con.execute(f"DROP TABLE IF EXISTS {table}")
+    drop(con, "raw_problems", "raw_fields", "raw_values")
 
 
 def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
-    """A public corpus as freeze input (`raw_issues`, `raw_labels`, empty `redactions`);
+    """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
     _read_document(con, path, "public")
@@ -120,8 +130,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
     register(con, {"redactions": NO_REDACTIONS})
-    for table in ("document_json", "public_records"):
-        con.execute(f"DROP TABLE IF EXISTS {table}")
+    drop(con, "public_document", "public_records", "public_problems")
     return rows(con, "SELECT * FROM public_header")[0]
 
 
@@ -141,6 +150,5 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
         name = Path(step).name.removeprefix("bundle_")
         con.execute(f'DROP TABLE IF EXISTS "{prefix}{name}"')
         con.execute(f'ALTER TABLE bundle_{name} RENAME TO "{prefix}{name}"')
-    for table in ("document_json", "bundle_items", "bundle_problems", "bundle_header"):
-        con.execute(f"DROP TABLE IF EXISTS {table}")
+    drop(con, "bundle_document", "bundle_decoding", "bundle_items", "bundle_problems", "bundle_header")
     return header["corpus_sha256"]

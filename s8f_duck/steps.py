@@ -25,6 +25,7 @@ SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 # Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
 # dump) and by the baseline and verify (from the public corpus).
 FACT_STEPS: tuple[str, ...] = (
+    "facts/text_digests",
     "facts/reference_edges",
     "facts/duplicate_edges",
     "facts/contradiction_cues",
@@ -39,9 +40,10 @@ FACT_STEPS: tuple[str, ...] = (
     "facts/aggregates_json",
 )
 
-# freeze: raw_issues, raw_labels, redactions -> every table of the three artifacts.
+# freeze: raw_issues and redactions -> every table of the three artifacts.
 FREEZE_STEPS: tuple[str, ...] = (
     "macros",
+    "freeze/scrub_passes",
     "freeze/scrubbed_issues",
     "freeze/labels",
     *FACT_STEPS,
@@ -51,9 +53,11 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/report_counts",
 )
 
-# baseline: the public corpus loaded as raw_issues/raw_labels with an empty redaction
+# baseline: the public corpus loaded as raw_issues with an empty redaction
 # map (its text is already scrubbed) -> answers and aggregates, by freeze's own SQL.
-BASELINE_STEPS: tuple[str, ...] = ("macros", "freeze/scrubbed_issues", "freeze/labels", *FACT_STEPS)
+BASELINE_STEPS: tuple[str, ...] = (
+    "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", "freeze/labels", *FACT_STEPS
+)
 
 # After the artifacts are written: public_scan and oracle_grade -> leak_checks.
 LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)

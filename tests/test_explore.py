@@ -88,7 +88,7 @@ def test_sql_errors_exit_2(s8f_db: Path, tmp_path: Path) -> None:
 
 
 def test_database_is_opened_read_only(s8f_db: Path) -> None:
-    result = run_cli("sql", "--db", s8f_db / "corpus.duckdb", "DELETE FROM issues")
+    result = run_cli("sql", "--db", s8f_db / "corpus.duckdb", "DELETE FROM labels")
     assert result.returncode == 2 and "read-only" in result.stderr
 
 

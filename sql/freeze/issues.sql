@@ -1,7 +1,8 @@
 -- SPEC §6 public corpus records, by number: the scrubbed source fields as given, the
 -- split, labels sorted by byte order (NULL when there are none, written as `null`), and
--- hex SHA-256 digests of the scrubbed title and body.
-CREATE OR REPLACE TABLE issues AS
+-- hex SHA-256 digests of the scrubbed title and body. A view over the tables that hold
+-- each part, so the texts are not copied again.
+CREATE OR REPLACE VIEW issues AS
 WITH label_lists AS (
     SELECT number, list(label ORDER BY label) AS labels FROM labels GROUP BY number
 )
@@ -17,13 +18,13 @@ SELECT
     issue.state,
     label_lists.labels,
     issue.closed_at,
-    sha256(issue.title) AS title_sha256,
-    sha256(issue.body) AS body_sha256,
+    text_digests.title_sha256,
+    text_digests.body_sha256,
     issue.created_epoch_s,
     issue.created_nanos,
     issue.updated_epoch_s,
     issue.updated_nanos
 FROM scrubbed_issues AS issue
 JOIN splits USING (number)
-LEFT JOIN label_lists USING (number)
-ORDER BY issue.number;
+JOIN text_digests USING (number)
+LEFT JOIN label_lists USING (number);

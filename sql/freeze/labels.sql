@@ -1,6 +1,6 @@
 -- SPEC §3: one row per label occurrence; empty names dropped, duplicates kept.
 CREATE OR REPLACE TABLE labels AS
-SELECT number, name AS label
-FROM raw_labels
-WHERE name <> ''
+SELECT number, label
+FROM (SELECT number, unnest(label_names) AS label FROM raw_issues)
+WHERE label <> ''
 ORDER BY number, label;

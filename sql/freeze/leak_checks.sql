@@ -10,7 +10,7 @@ hashes AS (
 ),
 straddling AS (SELECT kind, hash FROM hashes GROUP BY kind, hash HAVING count(DISTINCT split) > 1),
 source_labels AS (
-    SELECT number, list(name ORDER BY name) AS labels FROM raw_labels WHERE name <> '' GROUP BY number
+    SELECT number, list_sort(list_filter(label_names, lambda name: name <> '')) AS labels FROM raw_issues
 ),
 altered AS (
     SELECT raw.number
@@ -20,7 +20,7 @@ altered AS (
     WHERE issues.number IS NULL
        OR issues.state IS DISTINCT FROM raw.state
        OR issues.closed_at IS DISTINCT FROM raw.closed_at
-       OR issues.labels IS DISTINCT FROM source_labels.labels
+       OR coalesce(issues.labels, []) IS DISTINCT FROM source_labels.labels
 )
 SELECT
     NOT (SELECT bool_or(found) FROM public_scan WHERE kind = 'answers_sha256') AS answer_digest_absent_from_public,

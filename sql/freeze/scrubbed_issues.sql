@@ -1,40 +1,11 @@
--- SPEC §2: the raw issues with title and body passed through the redaction map.
--- Rules apply in order, each case-insensitively on the text left by the rule before;
--- scrub_matches counts every match of every rule in title and body.
--- Only texts that some rule matches can change (a rule that matches nothing changes
--- nothing), so one scan with all rules as alternatives picks the few candidates, and
--- only those go through the rules one by one.
--- (A variable, not a column: DuckDB compiles a constant pattern once, a column's per row;
--- \b\B, which never matches, stands for an empty map.)
-SET VARIABLE any_redaction = (
-    SELECT coalesce('(?i)(?:' || string_agg(pattern, ')|(?:' ORDER BY rule) || ')', '\b\B') FROM redactions
-);
-
-CREATE OR REPLACE TABLE scrubbed_issues AS
-WITH RECURSIVE
-candidates AS (
-    SELECT number, title, body
-    FROM raw_issues
-    WHERE regexp_matches(title, getvariable('any_redaction')) OR regexp_matches(body, getvariable('any_redaction'))
-),
-passes(number, step, title, body, scrub_matches) AS (
-    SELECT number, 0, title, body, 0 FROM candidates
-    UNION ALL
-    SELECT
-        p.number,
-        p.step + 1,
-        regexp_replace(p.title, '(?i)' || r.pattern, '[redacted:public-corpus]', 'g'),
-        regexp_replace(p.body, '(?i)' || r.pattern, '[redacted:public-corpus]', 'g'),
-        p.scrub_matches
-            + len(regexp_extract_all(p.title, '(?i)' || r.pattern, 0))
-            + len(regexp_extract_all(p.body, '(?i)' || r.pattern, 0))
-    FROM passes AS p
-    JOIN redactions AS r ON r.rule = p.step + 1
-),
-scrubbed AS (SELECT * FROM passes WHERE step = (SELECT count(*) FROM redactions))
+-- SPEC §2: every raw issue with its scrubbed title and body (scrub_passes holds the few
+-- that the redaction map changed; a view, so the texts are not copied).
+CREATE OR REPLACE VIEW scrubbed_issues AS
 SELECT
-    raw.* REPLACE (coalesce(scrubbed.title, raw.title) AS title, coalesce(scrubbed.body, raw.body) AS body),
+    raw.* EXCLUDE (label_names) REPLACE (
+        coalesce(scrubbed.title, raw.title) AS title,
+        coalesce(scrubbed.body, raw.body) AS body
+    ),
     coalesce(scrubbed.scrub_matches, 0) AS scrub_matches
 FROM raw_issues AS raw
-LEFT JOIN scrubbed USING (number)
-ORDER BY number;
+LEFT JOIN scrub_passes AS scrubbed USING (number);

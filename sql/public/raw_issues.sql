@@ -10,13 +10,14 @@ WITH fields AS (
         url->>'$' AS url,
         rfc3339(created_at->>'$') AS created,
         rfc3339(updated_at->>'$') AS updated,
-        rfc3339(closed_at->>'$') AS closed
+        rfc3339(closed_at->>'$') AS closed,
+        CASE WHEN json_is_array(labels) THEN CAST(labels AS VARCHAR[]) END AS label_names
     FROM public_records
 )
 SELECT
     number, title, body, state, url,
     created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
-    closed.text AS closed_at
+    closed.text AS closed_at, coalesce(label_names, []) AS label_names
 FROM fields
 ORDER BY number;

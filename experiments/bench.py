@@ -1,0 +1,209 @@
+"""Benchmark s8f-duck on scaled copies of the S8f corpus; write the results and a plot.
+
+    .venv/bin/python experiments/bench.py [--runs 3] [--sizes 1000,10000,100000,1000000]
+                                          [--work /tmp/s8f-duck-bench] [--s8f ../shared/s8f]
+
+Each row runs the installed `s8f-duck` command as a fresh process several times and
+records the median wall time and the peak resident memory (the child's ru_maxrss) of
+every run. Scaled corpora are made by experiments/scale_up.py into --work (kept between
+runs). Results go to experiments/bench-results.json, experiments/BENCHMARKS.md and
+experiments/bench-scaling.png, with the machine and the exact commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+CLI = Path(sys.executable).parent / "s8f-duck"
+TARGETS = {  # the issue's targets: (seconds, bytes of peak RSS or None)
+    "freeze 1,000": (0.6, None),
+    "freeze 100,000": (7.0, 1.2 * 2**30),
+    "freeze 1,000,000": (70.0, 4 * 2**30),
+    "grade 100,000": (1.0, None),
+    "verify 100,000": (7.0, None),
+}
+
+
+def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
+    """Wall seconds and peak RSS bytes of one run, in a fresh wrapper process."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t = time.perf_counter()\n"
+        "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode\n"
+        "print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, code)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True,
+                         env={**os.environ, **(env or {})}, check=True)  # fmt: skip
+    seconds, kib, code = out.stdout.split()
+    if int(code) not in (0, 1):
+        raise SystemExit(f"failed ({code}): {' '.join(command)}\n{out.stderr}")
+    return float(seconds), int(kib) * 1024
+
+
+def scaled(raw: Path, records: int, work: Path) -> Path:
+    """The S8f dump scaled to `records` issues (made once)."""
+    copies = records // 1000
+    path = work / f"gh-issues-s8f-x{copies}.json"
+    if copies == 1:
+        return raw
+    if not path.exists():
+        subprocess.run([sys.executable, str(HERE / "scale_up.py"), str(raw), str(copies), str(path), "-q"], check=True)
+    return path
+
+
+def freeze_command(raw: Path, out: Path) -> list[str]:
+    return [str(CLI), "freeze", str(raw), "--source", "bench", "--quiet",
+            "--public", str(out / "public.json"), "--answers", str(out / "answers.json"),
+            "--report", str(out / "report.json")]  # fmt: skip
+
+
+def sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        while chunk := f.read(1 << 24):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def machine() -> dict[str, Any]:
+    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), platform.processor())  # fmt: skip
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    import duckdb
+
+    return {
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gib": round(memory / 2**30, 1),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "duckdb": duckdb.__version__,
+        "memory_limit": os.environ.get("S8F_DUCK_MEMORY_LIMIT", "3GB (default)"),
+    }
+
+
+def run_row(name: str, command: list[str], runs: int, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    samples = [measure(command) for _ in range(runs)]
+    seconds = [s for s, _ in samples]
+    peak = max(m for _, m in samples)
+    target = TARGETS.get(name)
+    met = None
+    if target:
+        met = statistics.median(seconds) <= target[0] and (target[1] is None or peak <= target[1])
+    row = {"name": name, "command": " ".join(command), "runs": runs, "seconds": seconds,
+           "median_seconds": round(statistics.median(seconds), 3), "peak_rss_bytes": peak,
+           "target": target and {"seconds": target[0], "peak_rss_bytes": target[1]}, "met": met}  # fmt: skip
+    rows.append(row)
+    print(f"{name:<28} median {row['median_seconds']:8.2f} s   peak {peak / 2**20:8.0f} MiB", flush=True)
+    return row
+
+
+def markdown(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [
+        "# Benchmarks",
+        "",
+        f"Measured {results['date']} on {m['cpu']}, {m['cores']} cores, {m['memory_gib']} GiB, {m['os']};",
+        f"Python {m['python']}, DuckDB {m['duckdb']}, memory limit {m['memory_limit']}.",
+        f"Command: `{results['command']}`. Median of the runs; peak resident memory is the largest of them.",
+        "",
+        "| work | runs | median wall | peak RSS | target | met |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in results["rows"]:
+        target = row["target"]
+        target_text = "" if not target else f"≤ {target['seconds']} s" + (
+            f", ≤ {target['peak_rss_bytes'] / 2**30:.1f} GiB" if target["peak_rss_bytes"] else "")
+        met = "" if row["met"] is None else ("yes" if row["met"] else "**no**")
+        lines.append(f"| {row['name']} | {row['runs']} | {row['median_seconds']:.2f} s | "
+                     f"{row['peak_rss_bytes'] / 2**20:.0f} MiB | {target_text} | {met} |")  # fmt: skip
+    lines += ["", "Commands:", ""] + [f"- {row['name']}: `{row['command']}`" for row in results["rows"]]
+    for note in results.get("notes", []):
+        lines += ["", note]
+    return "\n".join(lines) + "\n"
+
+
+def plot(results: dict[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    freezes = [r for r in results["rows"] if r["name"].startswith("freeze ")]
+    sizes = [int(r["name"].split()[1].replace(",", "")) for r in freezes]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    left.loglog(sizes, [r["median_seconds"] for r in freezes], "o-")
+    left.set(xlabel="issues", ylabel="median wall time (s)", title="freeze: time")
+    right.loglog(sizes, [r["peak_rss_bytes"] / 2**20 for r in freezes], "o-", color="tab:red")
+    right.set(xlabel="issues", ylabel="peak RSS (MiB)", title="freeze: memory")
+    for axis in (left, right):
+        axis.grid(True, which="both", alpha=0.3)
+    fig.suptitle(f"s8f-duck on scaled S8f ({results['machine']['cores']} cores, {results['machine']['memory_gib']} GiB)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--big-runs", type=int, default=1, help="runs for the 1,000,000-issue rows")
+    parser.add_argument("--sizes", default="1000,10000,100000,1000000")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/s8f-duck-bench"))
+    parser.add_argument("--s8f", type=Path, default=REPO.parent / "shared" / "s8f")
+    parser.add_argument("--out", type=Path, default=HERE)
+    args = parser.parse_args()
+    raw = args.s8f / "gh-issues-s8f-2026-08-09.json"
+    if not raw.is_file():
+        raise SystemExit(f"bench: the S8f dump is not at {raw}")
+    args.work.mkdir(parents=True, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        source = scaled(raw, size, args.work)
+        out = args.work / f"out-{size}"
+        out.mkdir(exist_ok=True)
+        runs = args.big_runs if size >= 1_000_000 else args.runs
+        run_row(f"freeze {size:,}", freeze_command(source, out), runs, rows)
+        if size == 100_000:
+            grade = [str(CLI), "grade", "--answers", str(out / "answers.json"), "--submission",
+                     str(out / "answers.json"), "--output", str(out / "grade.json")]  # fmt: skip
+            run_row(f"grade {size:,}", grade, args.runs, rows)
+            verify = [str(CLI), "verify", "--public", str(out / "public.json"), "--answers",
+                      str(out / "answers.json"), "--report", str(out / "report.json")]  # fmt: skip
+            run_row(f"verify {size:,}", verify, args.runs, rows)
+        if size >= 1_000_000:
+            digests = [sha256(out / name) for name in ("public.json", "answers.json")]
+            roomy = args.work / f"out-{size}-roomy"
+            roomy.mkdir(exist_ok=True)
+            measure(freeze_command(source, roomy), env={"S8F_DUCK_MEMORY_LIMIT": "16GB"})
+            same = digests == [sha256(roomy / name) for name in ("public.json", "answers.json")]
+            notes.append(f"The {size:,}-issue freeze with S8F_DUCK_MEMORY_LIMIT=16GB gives "
+                         f"{'the same' if same else 'DIFFERENT'} bytes as the default run "
+                         f"(public {digests[0][:12]}…, answers {digests[1][:12]}…).")  # fmt: skip
+    results = {
+        "date": time.strftime("%Y-%m-%d"),
+        "command": " ".join([Path(sys.executable).name, *sys.argv]),
+        "machine": machine(),
+        "rows": rows,
+        "notes": notes,
+    }
+    (args.out / "bench-results.json").write_text(json.dumps(results, indent=2) + "\n")
+    (args.out / "BENCHMARKS.md").write_text(markdown(results))
+    plot(results, args.out / "bench-scaling.png")
+    print(f"wrote {args.out / 'bench-results.json'}, BENCHMARKS.md, bench-scaling.png")
+
+
+if __name__ == "__main__":
+    main()
