@@ -3,18 +3,20 @@
 CREATE OR REPLACE VIEW answers_json AS
 SELECT
     number,
-    CASE WHEN row_number() OVER (ORDER BY number) = 1 THEN chr(10) ELSE ',' || chr(10) END
-    || '    {' || chr(10)
-    || '      "id": ' || go_json(id) || ',' || chr(10)
-    || '      "split": ' || go_json(split) || ',' || chr(10)
-    || '      "state": ' || go_json(state) || ',' || chr(10)
-    || '      "labels": ' || go_json_list(list_transform(labels, lambda l: go_json(l)), '      ') || ',' || chr(10)
-    || '      "references": ' || go_json_list(list_transform("references", lambda n: CAST(n AS VARCHAR)), '      ')
-    || ',' || chr(10)
-    || '      "duplicate_targets": '
-    || go_json_list(list_transform(duplicate_targets, lambda n: CAST(n AS VARCHAR)), '      ') || ',' || chr(10)
-    || '      "scope_contradictions": '
-    || go_json_list(list_transform(scope_contradictions, lambda c: go_json(c)), '      ') || chr(10)
-    || '    }' AS chunk
+    concat(
+        CASE WHEN row_number() OVER (ORDER BY number) = 1 THEN chr(10) ELSE ',' || chr(10) END,
+        '    {', chr(10),
+        '      "id": ', go_json(id), ',', chr(10),
+        '      "split": ', go_json(split), ',', chr(10),
+        '      "state": ', go_json(state), ',', chr(10),
+        '      "labels": ', go_json_list(list_transform(labels, lambda l: go_json(l)), '      '), ',', chr(10),
+        '      "references": ', go_json_list(list_transform("references", lambda n: CAST(n AS VARCHAR)), '      '),
+        ',', chr(10),
+        '      "duplicate_targets": ',
+        go_json_list(list_transform(duplicate_targets, lambda n: CAST(n AS VARCHAR)), '      '), ',', chr(10),
+        '      "scope_contradictions": ',
+        go_json_list(list_transform(scope_contradictions, lambda c: go_json(c)), '      '), chr(10),
+        '    }'
+    ) AS chunk
 FROM answers
 ORDER BY number;
