@@ -125,12 +125,12 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    _read_document(con, path, "public")
+    _read_document(con, path, "public", "public/public_decoding")
     run_steps(con, PUBLIC_STEPS[:2])
     _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
     register(con, {"redactions": NO_REDACTIONS})
-    drop(con, "public_document", "public_records", "public_problems")
+    drop(con, "public_document", "public_decoding", "public_records", "public_problems")
     return rows(con, "SELECT * FROM public_header")[0]
 
 
