@@ -6,7 +6,7 @@ CREATE OR REPLACE VIEW public_json AS
 SELECT
     number,
     concat(
-        CASE WHEN row_number() OVER (ORDER BY number) = 1 THEN chr(10) ELSE ',' || chr(10) END,
+        CASE WHEN number = (SELECT min(number) FROM raw_issues) THEN chr(10) ELSE ',' || chr(10) END,
         '    {', chr(10),
         '      "id": ', go_json(id), ',', chr(10),
         '      "split": ', go_json(split), ',', chr(10),
