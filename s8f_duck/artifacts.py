@@ -99,22 +99,27 @@ def write_text(path: Path, text: str) -> str:
     return writer.close()
 
 
-def stream_chunks(con: duckdb.DuckDBPyConnection, query: str, writer: HashingWriter) -> int:
-    """Write the one string column of a query, rows concatenated, without turning the
-    rows into Python strings (Arrow's value buffer is already their concatenation)."""
-    count = 0
-    for batch in con.sql(query).to_arrow_reader(_BATCH):
-        column = batch.column(0)
-        if len(column) == 0:
-            continue
-        if column.null_count or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
-            raise TypeError(f"expected non-null strings from {query!r}, got {column.type}")
-        _, offsets, data = column.buffers()
-        width = "q" if pa.types.is_large_string(column.type) else "i"
-        bounds = memoryview(offsets).cast(width)
-        writer.write_bytes(memoryview(data)[bounds[column.offset] : bounds[column.offset + len(column)]])
-        count += len(column)
-    return count
+def stream_chunks(con: duckdb.DuckDBPyConnection, view: str, writer: HashingWriter, *, batch: int = 65536) -> int:
+    """Write the `chunk` column of a view by ascending `number`, rows concatenated.
+
+    The view is read in ranges of `batch` numbers, so no sort ever holds every text at
+    once; and Arrow's value buffer is already the rows' concatenation, so the rows are
+    never turned into Python strings."""
+    numbers = [n for (n,) in con.execute(f"SELECT number FROM {view} ORDER BY number").fetchall()]
+    query = f"SELECT chunk FROM {view} WHERE number BETWEEN $lo AND $hi ORDER BY number"
+    for start in range(0, len(numbers), batch):
+        bounds = {"lo": numbers[start], "hi": numbers[min(start + batch, len(numbers)) - 1]}
+        for record_batch in con.sql(query, params=bounds).to_arrow_reader(_BATCH):
+            column = record_batch.column(0)
+            if len(column) == 0:
+                continue
+            if column.null_count or not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+                raise TypeError(f"expected non-null strings from {view}, got {column.type}")
+            _, offsets, data = column.buffers()
+            width = "q" if pa.types.is_large_string(column.type) else "i"
+            ends = memoryview(offsets).cast(width)
+            writer.write_bytes(memoryview(data)[ends[column.offset] : ends[column.offset + len(column)]])
+    return len(numbers)
 
 
 def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str:
@@ -128,7 +133,7 @@ def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str
         f'  "frozen_at": {encode_string(frozen_at)},\n'
         '  "records": ['
     )
-    records = stream_chunks(con, "SELECT chunk FROM public_json ORDER BY number", writer)
+    records = stream_chunks(con, "public_json", writer)
     writer.write("\n  ]\n}\n" if records else "]\n}\n")
     return writer.close()
 
@@ -143,9 +148,9 @@ def write_answers(con: duckdb.DuckDBPyConnection, path: Path, corpus_sha256: str
         f'  "corpus_sha256": {encode_string(corpus_sha256)},\n'
         '  "answers": ['
     )
-    records = stream_chunks(con, "SELECT chunk FROM answers_json ORDER BY number", writer)
-    writer.write(("\n  ],\n" if records else "],\n") + '  "aggregates": ')
-    stream_chunks(con, "SELECT chunk FROM aggregates_json", writer)
+    records = stream_chunks(con, "answers_json", writer)
+    (aggregates,) = con.execute("SELECT chunk FROM aggregates_json").fetchall()[0]
+    writer.write(("\n  ],\n" if records else "],\n") + '  "aggregates": ' + aggregates)
     writer.write("\n}\n")
     return writer.close()
 

@@ -19,5 +19,4 @@ SELECT
     created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
     closed.text AS closed_at, coalesce(label_names, []) AS label_names
-FROM fields
-ORDER BY number;
+FROM fields;
