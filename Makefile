@@ -66,8 +66,11 @@ s8f:
 test: install
 	$(BIN)/python -m pytest -q
 
+# Scale-ups of S8f (1,000 to 1,000,000 issues) timed; writes experiments/BENCHMARKS.md,
+# bench-results.json and bench-scaling.png. Takes about half an hour on 2 cores.
 bench: install
-	$(BIN)/python experiments/bench.py
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python experiments/bench.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) experiments/*/out

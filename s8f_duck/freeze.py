@@ -110,8 +110,8 @@ def freeze_tables(
             progress.step("write answer bundle")
             answers_sha256 = artifacts.write_answers(con, temp_answers, corpus_sha256)
             progress.step("blind oracle grade")
-            with grade.grade_database(temp_answers, temp_answers) as grader:
-                oracle = grade.core_report(grader)
+            with grade.separate_schema(con, "oracle"):  # in the same memory budget as the rest
+                oracle = grade.core_report(grade.grade_database(temp_answers, temp_answers, con))
             register(con, {"oracle_grade": pa.Table.from_pylist([oracle])})
             progress.step("scan public bytes")
             found = artifacts.file_contains(temp_public, [answers_sha256, *artifacts.ANSWER_FIELD_NEEDLES])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +26,35 @@ CORE_FIELDS = (
 )
 
 
-def grade_database(answers_path: Path, submission_path: Path) -> duckdb.DuckDBPyConnection:
-    """An in-memory database holding both documents and every grade table."""
-    con = connect()
+def grade_database(
+    answers_path: Path, submission_path: Path, con: duckdb.DuckDBPyConnection | None = None
+) -> duckdb.DuckDBPyConnection:
+    """A database holding both documents and every grade table (a new in-memory one, or
+    the given connection's current schema)."""
+    con = con or connect()
     answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
     submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
     con.execute(
-        "CREATE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
+        "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],
     )
     run_steps(con, GRADE_STEPS)
     return con
+
+
+@contextmanager
+def separate_schema(con: duckdb.DuckDBPyConnection, schema: str) -> Iterator[None]:
+    """Create tables in a schema of their own (dropped afterwards) within a connection,
+    so a grade can run beside the tables of the same names in `main`."""
+    con.execute(f"CREATE SCHEMA {schema}")
+    con.execute(f"SET schema = '{schema}'")
+    con.execute(f"SET search_path = '{schema},main'")
+    try:
+        yield
+    finally:
+        con.execute("SET schema = 'main'")
+        con.execute("RESET search_path")
+        con.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def core_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:

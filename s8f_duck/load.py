@@ -80,7 +80,11 @@ def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, An
 
 def drop(con: duckdb.DuckDBPyConnection, *names: str) -> None:
     """Drop loader scratch tables or views that exist."""
-    kinds = dict(con.execute("SELECT table_name, table_type FROM information_schema.tables").fetchall())
+    kinds = dict(
+        con.execute(
+            "SELECT table_name, table_type FROM information_schema.tables WHERE table_schema = current_schema()"
+        ).fetchall()
+    )
     for name in names:
         if name in kinds:
             con.execute(f"DROP {'VIEW' if kinds[name] == 'VIEW' else 'TABLE'} {name}")
@@ -146,9 +150,10 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     header = rows(con, "SELECT * FROM bundle_header")[0]
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
+    (schema,) = con.execute("SELECT current_schema()").fetchall()[0]  # never fall through to main
     for step in BUNDLE_STEPS[3:]:
         name = Path(step).name.removeprefix("bundle_")
-        con.execute(f'DROP TABLE IF EXISTS "{prefix}{name}"')
-        con.execute(f'ALTER TABLE bundle_{name} RENAME TO "{prefix}{name}"')
+        con.execute(f'DROP TABLE IF EXISTS "{schema}"."{prefix}{name}"')
+        con.execute(f'ALTER TABLE "{schema}".bundle_{name} RENAME TO "{prefix}{name}"')
     drop(con, "bundle_document", "bundle_decoding", "bundle_items", "bundle_problems", "bundle_header")
     return header["corpus_sha256"]
