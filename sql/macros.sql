@@ -132,3 +132,12 @@ CREATE OR REPLACE MACRO go_json_block(items, indent, open, close) AS
     END;
 CREATE OR REPLACE MACRO go_json_list(items, indent) AS go_json_block(items, indent, '[', ']');
 CREATE OR REPLACE MACRO go_json_map(items, indent) AS go_json_block(items, indent, '{', '}');
+
+-- SPEC §1: what is wrong with a timestamp field (NULL when nothing is).
+CREATE OR REPLACE MACRO timestamp_problem(field, value, nullable) AS
+    CASE
+        WHEN nullable AND json_is_null(value) THEN NULL
+        WHEN NOT json_is_string(value) THEN 'field ''' || field || ''' must be a string, got ' || json_kind(value)
+        WHEN rfc3339(value->>'$') IS NULL
+            THEN 'field ''' || field || ''': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
+    END;

@@ -50,12 +50,9 @@ found AS (
     SELECT record, n, check_order, 'field ''' || field || ''' must be a string, got ' || json_kind(value)
     FROM strings WHERE NOT json_is_string(value)
     UNION ALL
-    SELECT record, n, check_order,
-           'field ''' || field || '''' || CASE WHEN json_is_string(value)
-               THEN ': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
-               ELSE ' must be a string, got ' || json_kind(value) END
-    FROM stamps
-    WHERE NOT (nullable AND json_is_null(value)) AND (NOT json_is_string(value) OR rfc3339(value->>'$') IS NULL)
+    SELECT record, n, check_order, problem
+    FROM (SELECT *, timestamp_problem(field, value, nullable) AS problem FROM stamps)
+    WHERE problem IS NOT NULL
     UNION ALL
     SELECT record, n, 15, 'field ''labels'' must be null or an array of strings'
     FROM objects

@@ -47,13 +47,9 @@ found AS (
     WHERE NOT (json_is_string(value) OR (nullable AND json_is_null(value)))
        OR (field IN ('title', 'url') AND value->>'$' = '')
     UNION ALL
-    SELECT record, n, check_order,
-           'field ''' || field || '''' || CASE WHEN json_is_string(value)
-               THEN ': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
-               ELSE ' must be a string, got ' || json_kind(value) END
-    FROM stamps
-    WHERE NOT (nullable AND json_is_null(value))
-      AND (NOT json_is_string(value) OR rfc3339(value->>'$') IS NULL)
+    SELECT record, n, check_order, problem
+    FROM (SELECT *, timestamp_problem(field, value, nullable) AS problem FROM stamps)
+    WHERE problem IS NOT NULL
     UNION ALL
     SELECT record, n, 12, 'field ''labels'' must be an array, got ' || json_kind(labels)
     FROM objects WHERE NOT (json_is_array(labels) OR json_is_null(labels))
