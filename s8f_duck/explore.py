@@ -18,7 +18,7 @@ from . import artifacts
 from .errors import UnusableInput
 from .progress import Progress
 from .load import load_public
-from .steps import FREEZE_STEPS, connect, run_steps
+from .steps import FREEZE_STEPS, connect, run_steps, work_database
 
 
 def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Progress | None = None) -> None:
@@ -34,7 +34,7 @@ def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) 
     try:
         temp_db = outputs.temp_for(db_path)
         temp_db.unlink()  # DuckDB creates the file itself
-        with connect(str(temp_db)) as con:
+        with work_database(temp_db) as con:
             load_corpus(con, public_path, progress)
             if parquet_path is not None:
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))

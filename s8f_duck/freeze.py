@@ -15,7 +15,7 @@ from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .progress import Progress
 from .load import load_raw, read_json_file
-from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, connect, register, rows, run_steps
+from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps, work_database
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
 
@@ -93,12 +93,11 @@ def freeze_tables(
     outputs = artifacts.Outputs()
     try:
         temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
-        database = ":memory:"
+        temp_db = None
         if db_path is not None:
             temp_db = outputs.temp_for(db_path)
             temp_db.unlink()  # DuckDB creates the file itself
-            database = str(temp_db)
-        with connect(database) as con:
+        with work_database(temp_db) as con:
             progress.step("load input")
             source = load(con)
             run_steps(con, FREEZE_STEPS, progress)

@@ -45,16 +45,22 @@ def grade_database(
 @contextmanager
 def separate_schema(con: duckdb.DuckDBPyConnection, schema: str) -> Iterator[None]:
     """Create tables in a schema of their own (dropped afterwards) within a connection,
-    so a grade can run beside the tables of the same names in `main`."""
-    con.execute(f"CREATE SCHEMA {schema}")
-    con.execute(f"SET schema = '{schema}'")
-    con.execute(f"SET search_path = '{schema},main'")
+    so a grade can run beside the tables of the same names in the current schema."""
+    database, current, path = con.execute(
+        "SELECT current_database(), current_schema(), current_setting('search_path')"
+    ).fetchall()[0]
+    con.execute(f'CREATE SCHEMA "{database}"."{schema}"')
+    con.execute(f'USE "{database}"."{schema}"')
+    con.execute(f"SET search_path = '{database}.{schema},{database}.{current}'")
     try:
         yield
     finally:
-        con.execute("SET schema = 'main'")
-        con.execute("RESET search_path")
-        con.execute(f"DROP SCHEMA {schema} CASCADE")
+        con.execute(f'USE "{database}"."{current}"')
+        if path:
+            con.execute("SET search_path = ?", [path])
+        else:
+            con.execute("RESET search_path")
+        con.execute(f'DROP SCHEMA "{database}"."{schema}" CASCADE')
 
 
 def core_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:

@@ -6,7 +6,8 @@ whole pipeline: reading them top to bottom is reading what a command computes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 from pathlib import Path
 
@@ -92,6 +93,25 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
         return duckdb.connect(database, read_only=read_only, config=config)
     except duckdb.InvalidInputException as exc:
         raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
+
+
+ROW_GROUP_SIZE = 16384  # DuckDB gives each row group one thread: small groups use both cores
+
+
+@contextmanager
+def work_database(path: Path | None) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A connection whose tables live in a database file (the given path, or a temporary
+    one removed afterwards) with small row groups: blocks already in the file are evicted
+    without spilling, and tables of 100,000 rows are scanned by several threads."""
+    with tempfile.TemporaryDirectory(prefix="s8f-duck-db-") as scratch:
+        target = str(path or Path(scratch) / "corpus.duckdb").replace("'", "''")
+        con = connect()
+        try:
+            con.execute(f"ATTACH '{target}' AS corpus (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
+            con.execute("USE corpus")
+            yield con
+        finally:
+            con.close()
 
 
 def sql_path(step: str) -> Path:
