@@ -97,12 +97,27 @@ def test_make_baseline_writes_and_grades_the_submission_on_s8f(tmp_path: Path) -
     assert (out / "baseline-submission.json").is_file()
 
 
-def test_unusable_public_corpus_exits_2(tmp_path: Path) -> None:
-    (tmp_path / "public.json").write_text('{"schema": "fak-microcontext-corpus/1", "source": "s", '
-                                          '"frozen_at": "2026-01-01T00:00:00Z", "records": [{"number": "7"}]}')  # fmt: skip
+PUBLIC_RECORD = {"id": "issue-7", "split": "test", "number": 7, "title": "t", "body": "", "created_at": "2026-01-01T00:00:00Z",
+                 "updated_at": "2026-01-01T00:00:00Z", "url": "u", "state": "OPEN", "labels": None, "closed_at": None,
+                 "title_sha256": "x", "body_sha256": "y"}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"number": "7"}, "records[0]: field 'number' must be a positive integer"),
+        ({"title": 5}, "records[0] (number 7): field 'title' must be a string, got number"),
+        ({"created_at": "2026-13-01T00:00:00Z"}, "records[0] (number 7): field 'created_at': not an RFC 3339 timestamp"),
+        ({"labels": [1]}, "records[0] (number 7): field 'labels' must be null or an array of strings"),
+    ],
+)
+def test_unusable_public_corpus_exits_2(tmp_path: Path, change: dict[str, Any], message: str) -> None:
+    corpus = {"schema": "fak-microcontext-corpus/1", "source": "s", "frozen_at": "2026-01-01T00:00:00Z",
+              "records": [{**PUBLIC_RECORD, **change}]}  # fmt: skip
+    write_json(tmp_path / "public.json", corpus)
     result = run_cli("baseline", "--public", tmp_path / "public.json", "--output", tmp_path / "s.json")
     assert result.returncode == 2
-    assert "records[0]: field 'number' must be a positive integer" in result.stderr
+    assert message in result.stderr
     assert not (tmp_path / "s.json").exists()
 
 

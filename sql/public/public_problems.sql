@@ -1,26 +1,37 @@
 -- SPEC §6: why a file cannot be read as a public corpus, one row per problem, in the
--- order the loader reports them.
+-- order the loader reports them. Each record's checks are one list built in a single
+-- pass, so no step holds a copy of the texts.
 CREATE OR REPLACE TABLE public_problems AS
 WITH
 doc AS (SELECT * FROM public_document),
 records AS (
-    SELECT *, CASE WHEN json_is_int64(number) THEN CAST(number->>'$' AS BIGINT) END AS n FROM public_records
-),
-objects AS (SELECT * FROM records WHERE kind = 'OBJECT'),
-strings(record, n, check_order, field, value) AS (
-    SELECT record, n, 4, 'id', id FROM objects
-    UNION ALL SELECT record, n, 5, 'split', split FROM objects
-    UNION ALL SELECT record, n, 6, 'title', title FROM objects
-    UNION ALL SELECT record, n, 7, 'body', body FROM objects
-    UNION ALL SELECT record, n, 8, 'url', url FROM objects
-    UNION ALL SELECT record, n, 9, 'state', state FROM objects
-    UNION ALL SELECT record, n, 10, 'title_sha256', title_sha256 FROM objects
-    UNION ALL SELECT record, n, 11, 'body_sha256', body_sha256 FROM objects
-),
-stamps(record, n, check_order, field, value, nullable) AS (
-    SELECT record, n, 12, 'created_at', created_at, false FROM objects
-    UNION ALL SELECT record, n, 13, 'updated_at', updated_at, false FROM objects
-    UNION ALL SELECT record, n, 14, 'closed_at', closed_at, true FROM objects
+    SELECT
+        record,
+        CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN CAST(number->>'$' AS BIGINT) END AS n,
+        CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || lower(kind)}]
+        ELSE list_concat(
+            [CASE WHEN NOT json_is_int64(number) OR CAST(number->>'$' AS BIGINT) <= 0
+                THEN {'o': 2, 'p': 'field ''number'' must be a positive integer'} END],
+            list_transform(
+                [{'f': 'id', 'v': id}, {'f': 'split', 'v': split}, {'f': 'title', 'v': title}, {'f': 'body', 'v': body},
+                 {'f': 'url', 'v': url}, {'f': 'state', 'v': state}, {'f': 'title_sha256', 'v': title_sha256},
+                 {'f': 'body_sha256', 'v': body_sha256}],
+                lambda s, i: CASE WHEN NOT json_is_string(s.v)
+                    THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || json_kind(s.v)} END
+            ),
+            [
+                CASE WHEN timestamp_problem('created_at', created_at, false) IS NOT NULL
+                    THEN {'o': 12, 'p': timestamp_problem('created_at', created_at, false)} END,
+                CASE WHEN timestamp_problem('updated_at', updated_at, false) IS NOT NULL
+                    THEN {'o': 13, 'p': timestamp_problem('updated_at', updated_at, false)} END,
+                CASE WHEN timestamp_problem('closed_at', closed_at, true) IS NOT NULL
+                    THEN {'o': 14, 'p': timestamp_problem('closed_at', closed_at, true)} END,
+                CASE WHEN NOT json_is_null(labels) AND (NOT json_is_array(labels)
+                        OR NOT list_bool_and(list_transform(CAST(labels AS JSON[]), lambda l: json_is_string(l))))
+                    THEN {'o': 15, 'p': 'field ''labels'' must be null or an array of strings'} END
+            ]
+        ) END AS checks
+    FROM public_records
 ),
 found AS (
     SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order, 'expected a JSON object, got ' || lower(kind) AS problem
@@ -39,26 +50,12 @@ found AS (
     SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || lower(records_kind)
     FROM doc WHERE kind = 'OBJECT' AND records_kind <> 'ARRAY'
     UNION ALL
-    SELECT record, n, 1, 'expected an object, got ' || lower(kind) FROM records WHERE kind <> 'OBJECT'
-    UNION ALL
-    SELECT record, n, 2, 'field ''number'' must be a positive integer' FROM objects WHERE coalesce(n <= 0, true)
+    SELECT record, n, c.o, c.p
+    FROM (SELECT record, n, unnest(list_filter(checks, lambda c: c IS NOT NULL)) AS c FROM records)
     UNION ALL
     SELECT record, n, 3, 'number ' || n || ' appears twice'
-    FROM (SELECT record, n, min(record) OVER (PARTITION BY n) AS first_record FROM objects WHERE n > 0)
+    FROM (SELECT record, n, min(record) OVER (PARTITION BY n) AS first_record FROM records WHERE n > 0)
     WHERE record > first_record
-    UNION ALL
-    SELECT record, n, check_order, 'field ''' || field || ''' must be a string, got ' || json_kind(value)
-    FROM strings WHERE NOT json_is_string(value)
-    UNION ALL
-    SELECT record, n, check_order, problem
-    FROM (SELECT *, timestamp_problem(field, value, nullable) AS problem FROM stamps)
-    WHERE problem IS NOT NULL
-    UNION ALL
-    SELECT record, n, 15, 'field ''labels'' must be null or an array of strings'
-    FROM objects
-    WHERE NOT json_is_null(labels)
-      AND (NOT json_is_array(labels)
-           OR NOT list_bool_and(list_transform(CAST(labels AS JSON[]), lambda l: json_is_string(l))))
 )
 SELECT
     record,
