@@ -18,7 +18,7 @@ import pyarrow as pa
 
 from . import gojson
 from .errors import UnusableInput
-from .steps import register, rows, run_steps
+from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 
 RAW_STEPS = ("raw/raw_problems", "raw/raw_issues")
 PUBLIC_STEPS = (
@@ -96,12 +96,27 @@ def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str)
         raise UnusableInput(f"{path}: {first[0][0]}")
 
 
+DOCUMENT_MEMORY_FACTOR = 12  # DuckDB needs about this many bytes of memory per byte of one JSON document
+
+
 def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check: str | None = None) -> None:
-    """`{kind}_document`: the file's top-level fields, by DuckDB or else as Go decodes it."""
-    if not _read(con, path, f"{kind}/{kind}_document", check):
-        _fill(con, "document_json", [(0, read_json_file(path))])
-        run_steps(con, [f"{kind}/decoded/{kind}_document"])
-        con.execute("DROP TABLE document_json")
+    """`{kind}_document`: the file's top-level fields, by DuckDB or else as Go decodes it.
+
+    A JSON document is parsed whole, so for a large one the memory limit is raised for
+    the read (to about 4 GB for a 100,000-record public corpus) and then restored."""
+    needed_mb = DOCUMENT_MEMORY_FACTOR * path.stat().st_size // 2**20 if path.is_file() else 0
+    configured_mb = memory_limit_mb()
+    raise_limit = 0 < configured_mb < needed_mb
+    try:
+        if raise_limit:
+            con.execute(f"SET memory_limit = '{needed_mb}MB'")
+        if not _read(con, path, f"{kind}/{kind}_document", check):
+            _fill(con, "document_json", [(0, read_json_file(path))])
+            run_steps(con, [f"{kind}/decoded/{kind}_document"])
+            con.execute("DROP TABLE document_json")
+    finally:
+        if raise_limit:
+            con.execute("SET memory_limit = ?", [memory_limit()])
 
 
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:

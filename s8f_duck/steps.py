@@ -82,13 +82,28 @@ MEMORY_LIMIT_ENV = "S8F_DUCK_MEMORY_LIMIT"
 DEFAULT_MEMORY_LIMIT = "3GB"
 
 
+def memory_limit() -> str:
+    """The configured DuckDB memory limit, as DuckDB reads it (e.g. "3GB")."""
+    return os.environ.get(MEMORY_LIMIT_ENV, DEFAULT_MEMORY_LIMIT)
+
+
+def memory_limit_mb() -> int:
+    """The configured memory limit in MiB (0 when it is not in a unit this reads)."""
+    units = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
+    text = memory_limit().strip().upper().replace(" ", "")
+    for unit, size in sorted(units.items(), key=lambda item: -len(item[0])):
+        if text.endswith(unit) and text[: -len(unit)].replace(".", "", 1).isdigit():
+            return int(float(text[: -len(unit)]) * size / 2**20)
+    return 0
+
+
 def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
     """A DuckDB connection that keeps to a memory limit and spills to a private temporary
     directory (removed at exit) instead of failing, so large corpora degrade to disk.
     The limit is $S8F_DUCK_MEMORY_LIMIT (DuckDB syntax, e.g. "6GB"), by default 3GB."""
     spill = tempfile.mkdtemp(prefix="s8f-duck-spill-")
     atexit.register(shutil.rmtree, spill, ignore_errors=True)
-    config = {"memory_limit": os.environ.get(MEMORY_LIMIT_ENV, DEFAULT_MEMORY_LIMIT), "temp_directory": spill}
+    config = {"memory_limit": memory_limit(), "temp_directory": spill}
     try:
         return duckdb.connect(database, read_only=read_only, config=config)
     except duckdb.InvalidInputException as exc:

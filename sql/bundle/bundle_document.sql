@@ -3,7 +3,7 @@
 -- DuckDB refuses an answer that is not an object and an object with a repeated key (Go
 -- keeps the last value); the loader then decodes the bytes as Go does and uses
 -- decoded/bundle_document.sql.
-CREATE OR REPLACE TABLE bundle_document AS
+CREATE OR REPLACE TEMP TABLE bundle_document AS
 SELECT
     'OBJECT' AS kind, schema, corpus_sha256,
     CASE WHEN answers IS NULL THEN 'NULL' ELSE 'ARRAY' END AS answers_kind,

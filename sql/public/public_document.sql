@@ -2,7 +2,7 @@
 -- field still a JSON value so that public_problems can name wrong types. DuckDB refuses a
 -- record that is not an object and an object with a repeated key (Go keeps the last
 -- value); the loader then decodes the bytes as Go does and uses decoded/public_document.sql.
-CREATE OR REPLACE TABLE public_document AS
+CREATE OR REPLACE TEMP TABLE public_document AS
 SELECT
     'OBJECT' AS kind, schema, source, frozen_at,
     CASE WHEN records IS NULL THEN 'NULL' ELSE 'ARRAY' END AS records_kind,

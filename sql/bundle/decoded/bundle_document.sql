@@ -1,6 +1,6 @@
 -- SPEC §6/§7: bundle_document from document_json (j), the file as Go decoded it (when
 -- DuckDB's reader refused it; see s8f_duck/load.py).
-CREATE OR REPLACE TABLE bundle_document AS
+CREATE OR REPLACE TEMP TABLE bundle_document AS
 SELECT
     json_type(j) AS kind, j->'schema' AS schema, j->'corpus_sha256' AS corpus_sha256,
     coalesce(json_type(j->'answers'), 'NULL') AS answers_kind,

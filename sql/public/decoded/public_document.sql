@@ -1,6 +1,6 @@
 -- SPEC §6: public_document from document_json (j), the file as Go decoded it (when
 -- DuckDB's reader refused it; see s8f_duck/load.py).
-CREATE OR REPLACE TABLE public_document AS
+CREATE OR REPLACE TEMP TABLE public_document AS
 SELECT
     json_type(j) AS kind, j->'schema' AS schema, j->'source' AS source, j->'frozen_at' AS frozen_at,
     coalesce(json_type(j->'records'), 'NULL') AS records_kind,
