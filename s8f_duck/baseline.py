@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
-
 from .artifacts import SUBMISSION_SCHEMA, Outputs, file_sha256, write_answers
 from .load import load_public
 from .progress import Progress

@@ -157,7 +157,8 @@ def verify(
     an unusable file.
     """
     from .freeze import DEFAULT_REDACTIONS
-    from .verify import verdict, verify as verifying
+    from .verify import verdict
+    from .verify import verify as verifying
 
     problems = _run(
         "verify",

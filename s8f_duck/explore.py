@@ -16,8 +16,8 @@ import duckdb
 
 from . import artifacts
 from .errors import UnusableInput
-from .progress import Progress
 from .load import load_public
+from .progress import Progress
 from .steps import FREEZE_STEPS, connect, run_steps, work_database
 
 

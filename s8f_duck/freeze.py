@@ -13,8 +13,8 @@ import pyarrow as pa
 from . import artifacts, grade
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
-from .progress import Progress
 from .load import load_raw, read_json_file
+from .progress import Progress
 from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps, work_database
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"

@@ -6,15 +6,14 @@ whole pipeline: reading them top to bottom is reading what a command computes.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from typing import Any
-from pathlib import Path
-
 import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
 import duckdb
 

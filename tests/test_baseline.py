@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import REPO, S8F, S8F_ANSWERS, S8F_PUBLIC, issue, needs_s8f, run_cli, write_json
 
 

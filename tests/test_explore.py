@@ -9,7 +9,6 @@ from pathlib import Path
 import duckdb
 import pyarrow.parquet as pq
 import pytest
-
 from conftest import REPO, S8F_PUBLIC, S8F_RAW, S8F_SOURCE, needs_s8f, run_cli
 
 pytestmark = needs_s8f

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import S8F_ANSWERS, needs_s8f, run_cli
 
 pytestmark = needs_s8f

@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import answer, freeze_dump, issue, record
 
 Artifacts = dict[str, Any]

@@ -8,9 +8,14 @@ from pathlib import Path
 
 import duckdb
 import pytest
-
 from conftest import (
-    S8F_ANSWERS_SHA256, S8F_PUBLIC_SHA256, S8F_RAW, S8F_REPORT, S8F_SOURCE, needs_s8f, run_cli,
+    S8F_ANSWERS_SHA256,
+    S8F_PUBLIC_SHA256,
+    S8F_RAW,
+    S8F_REPORT,
+    S8F_SOURCE,
+    needs_s8f,
+    run_cli,
 )  # fmt: skip
 
 pytestmark = needs_s8f

@@ -7,14 +7,12 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
-from datetime import datetime, timedelta
 import sys
-from pathlib import Path
+from datetime import datetime, timedelta
 from typing import Any
 
 import duckdb
 import pytest
-
 from conftest import REPO, S8F_ANSWERS, S8F_RAW, S8F_SOURCE, needs_s8f, run_cli
 
 pytestmark = needs_s8f

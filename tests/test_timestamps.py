@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta, timezone
 from typing import NamedTuple
 
-import pytest
-
 import duckdb
+import pytest
 
 from s8f_duck.steps import run_steps
 

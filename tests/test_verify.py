@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_RAW, S8F_REPORT, needs_s8f, run_cli
+
 from s8f_duck.gojson import dumps
 
 pytestmark = needs_s8f
