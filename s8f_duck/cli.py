@@ -22,7 +22,9 @@ app = typer.Typer(
         "answer bundle, report), verify it, grade submissions, run the exact SQL baseline, "
         "and explore the corpus with SQL.\n\n"
         "Exit status: 0 success, 1 a verdict against the input (verification failed, quality "
-        "floor missed), 2 unusable input or usage."
+        "floor missed), 2 unusable input or usage.\n\n"
+        "Environment: S8F_DUCK_MEMORY_LIMIT caps DuckDB's memory (default 3GB); beyond it, work "
+        "spills to a temporary directory."
     ),
     no_args_is_help=True,
     add_completion=False,
