@@ -20,7 +20,7 @@ from . import gojson
 from .errors import UnusableInput
 from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 
-RAW_STEPS = ("raw/raw_problems", "raw/raw_issues")
+RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")
 PUBLIC_STEPS = (
     "public/public_records",
     "public/public_problems",
@@ -127,16 +127,18 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     con.execute("SET VARIABLE input_path = ?", [str(path)])
     con.execute("SET VARIABLE min_records = ?", [min_records])
     try:
-        run_steps(con, ["raw/raw_fields", RAW_STEPS[0]])  # the first read of the file
+        run_steps(con, RAW_STEPS[:2])  # the one read of the file
     except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
         values = read_json_file(path)
         if not isinstance(values, list):
             raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}") from None
-        _fill(con, "raw_values", list(enumerate(values)))
         drop(con, "raw_fields")
-        run_steps(con, ["raw/decoded/raw_fields", RAW_STEPS[0]])
+        _fill(con, "raw_values", list(enumerate(values)))
+        run_steps(con, ["raw/decoded/raw_fields", RAW_STEPS[1]])
+    run_steps(con, RAW_STEPS[2:])
     _raise_first_problem(con, path, "raw_problems")
-    run_steps(con, RAW_STEPS[1:])
+    con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
+    con.execute("ALTER TABLE raw_issues DROP COLUMN record")
     drop(con, "raw_problems", "raw_fields", "raw_values")
 
 

@@ -133,11 +133,13 @@ CREATE OR REPLACE MACRO go_json_block(items, indent, open, close) AS
 CREATE OR REPLACE MACRO go_json_list(items, indent) AS go_json_block(items, indent, '[', ']');
 CREATE OR REPLACE MACRO go_json_map(items, indent) AS go_json_block(items, indent, '{', '}');
 
--- SPEC §1: what is wrong with a timestamp field (NULL when nothing is).
-CREATE OR REPLACE MACRO timestamp_problem(field, value, nullable) AS
+-- SPEC §1: what is wrong with a timestamp field, as {o: check order, p: message} (NULL
+-- when nothing is); parsed is rfc3339 of the value's text, computed once by the caller.
+CREATE OR REPLACE MACRO timestamp_problem(o, field, value, parsed, nullable) AS
     CASE
         WHEN nullable AND json_is_null(value) THEN NULL
-        WHEN NOT json_is_string(value) THEN 'field ''' || field || ''' must be a string, got ' || json_kind(value)
-        WHEN rfc3339(value->>'$') IS NULL
-            THEN 'field ''' || field || ''': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''
+        WHEN NOT json_is_string(value)
+            THEN {'o': o, 'p': 'field ''' || field || ''' must be a string, got ' || json_kind(value)}
+        WHEN parsed IS NULL
+            THEN {'o': o, 'p': 'field ''' || field || ''': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''}
     END;

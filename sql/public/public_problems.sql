@@ -20,12 +20,9 @@ records AS (
                     THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || json_kind(s.v)} END
             ),
             [
-                CASE WHEN timestamp_problem('created_at', created_at, false) IS NOT NULL
-                    THEN {'o': 12, 'p': timestamp_problem('created_at', created_at, false)} END,
-                CASE WHEN timestamp_problem('updated_at', updated_at, false) IS NOT NULL
-                    THEN {'o': 13, 'p': timestamp_problem('updated_at', updated_at, false)} END,
-                CASE WHEN timestamp_problem('closed_at', closed_at, true) IS NOT NULL
-                    THEN {'o': 14, 'p': timestamp_problem('closed_at', closed_at, true)} END,
+                timestamp_problem(12, 'created_at', created_at, rfc3339(created_at->>'$'), false),
+                timestamp_problem(13, 'updated_at', updated_at, rfc3339(updated_at->>'$'), false),
+                timestamp_problem(14, 'closed_at', closed_at, rfc3339(closed_at->>'$'), true),
                 CASE WHEN NOT json_is_null(labels) AND (NOT json_is_array(labels)
                         OR NOT list_bool_and(list_transform(CAST(labels AS JSON[]), lambda l: json_is_string(l))))
                     THEN {'o': 15, 'p': 'field ''labels'' must be null or an array of strings'} END

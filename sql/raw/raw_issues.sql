@@ -1,12 +1,19 @@
 -- SPEC §1: one typed row per raw record, in input order (sorting the texts would cost
--- more than every later ORDER BY number; raw_problems found nothing wrong). Timestamps are
--- kept as Go writes them back, with their instant for ordering; a null body is empty;
--- label_names keeps the label objects' names in input order (a null label or a missing
--- / null name is an empty name, dropped later in labels.sql).
+-- more than every later ORDER BY number), with what is wrong with it: `problems` lists
+-- {o: check order, p: message} for raw_problems, and the loader stops before any later
+-- step when one is found. One pass over raw_fields checks and types each field, so the
+-- texts are parsed once and never copied to a scratch table. (TRY_CAST: the typed columns
+-- of a record with problems are never used, but must not fail the statement.)
+-- Timestamps are kept as Go writes them back, with their instant for ordering; a null body
+-- is empty; label_names keeps the label objects' names in input order (a null label or a
+-- missing / null name is an empty name, dropped later in labels.sql).
 CREATE OR REPLACE TABLE raw_issues AS
 WITH fields AS (
     SELECT
-        CAST(number->>'$' AS BIGINT) AS number,
+        record, kind, number AS number_json, title AS title_json, body AS body_json, state AS state_json,
+        url AS url_json, labels AS labels_json, created_at AS created_json, updated_at AS updated_json,
+        closed_at AS closed_json,
+        CASE WHEN json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
         title->>'$' AS title,
         coalesce(body->>'$', '') AS body,
         state->>'$' AS state,
@@ -14,13 +21,41 @@ WITH fields AS (
         rfc3339(created_at->>'$') AS created,
         rfc3339(updated_at->>'$') AS updated,
         rfc3339(closed_at->>'$') AS closed,
-        CASE WHEN json_is_array(labels)
-            THEN list_transform(CAST(labels AS JSON[]), lambda l: coalesce(l->>'name', '')) END AS label_names
+        CASE WHEN json_is_array(labels) THEN TRY_CAST(labels AS JSON[]) END AS label_values
     FROM raw_fields
 )
 SELECT
-    number, title, body, state, url,
+    record, number, title, body, state, url,
     created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
-    closed.text AS closed_at, coalesce(label_names, []) AS label_names
+    closed.text AS closed_at,
+    coalesce(list_transform(label_values, lambda l: coalesce(l->>'name', '')), []) AS label_names,
+    CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || CASE kind WHEN 'VARCHAR' THEN 'string'
+        WHEN 'ARRAY' THEN 'array' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'NULL' THEN 'null' ELSE 'number' END}]
+    ELSE list_filter([
+        CASE WHEN NOT json_is_int64(number_json)
+            THEN {'o': 2, 'p': 'field ''number'' must be an integer, got ' || json_kind(number_json)} END,
+        CASE WHEN number <= 0 THEN {'o': 3, 'p': 'field ''number'' must be positive'} END,
+        CASE WHEN NOT json_is_string(title_json)
+                THEN {'o': 5, 'p': 'field ''title'' must be a string, got ' || json_kind(title_json)}
+            WHEN title = '' THEN {'o': 5, 'p': 'field ''title'' is empty'} END,
+        CASE WHEN NOT (json_is_string(body_json) OR json_is_null(body_json))
+            THEN {'o': 6, 'p': 'field ''body'' must be a string, got ' || json_kind(body_json)} END,
+        CASE WHEN NOT json_is_string(state_json)
+            THEN {'o': 7, 'p': 'field ''state'' must be a string, got ' || json_kind(state_json)} END,
+        CASE WHEN NOT json_is_string(url_json) THEN {'o': 8, 'p': 'field ''url'' must be a string, got ' || json_kind(url_json)}
+            WHEN url = '' THEN {'o': 8, 'p': 'field ''url'' is empty'} END,
+        timestamp_problem(9, 'createdAt', created_json, created, false),
+        timestamp_problem(10, 'updatedAt', updated_json, updated, false),
+        timestamp_problem(11, 'closedAt', closed_json, closed, true),
+        CASE WHEN NOT (json_is_array(labels_json) OR json_is_null(labels_json))
+            THEN {'o': 12, 'p': 'field ''labels'' must be an array, got ' || json_kind(labels_json)} END
+    ] || coalesce(list_transform(label_values, lambda l, i:
+        CASE
+            WHEN json_is_null(l) THEN NULL
+            WHEN NOT json_is_object(l) THEN {'o': 12 + i, 'p': 'labels[' || (i - 1) || '] must be an object, got ' || json_kind(l)}
+            WHEN NOT (json_is_string(l->'name') OR json_is_null(l->'name'))
+                THEN {'o': 12 + i, 'p': 'labels[' || (i - 1) || ']: field ''name'' must be a string, got ' || json_kind(l->'name')}
+        END), []), lambda c: c IS NOT NULL)
+    END AS problems
 FROM fields;
