@@ -9,15 +9,17 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from .errors import UnusableInput
 from .gojson import encode_string
-from .steps import rows
+from .steps import memory_limit_mb, rows
 
 CORPUS_SCHEMA = "fak-microcontext-corpus/1"
 REPORT_SCHEMA = "fak-microcontext-corpus-report/1"
@@ -99,17 +101,34 @@ def write_text(path: Path, text: str) -> str:
     return writer.close()
 
 
-def stream_chunks(con: duckdb.DuckDBPyConnection, view: str, writer: HashingWriter, *, batch: int = 65536) -> int:
-    """Write the `chunk` column of a view by ascending `number`, rows concatenated.
+def stream_chunks(
+    con: duckdb.DuckDBPyConnection,
+    view: str,
+    writer: HashingWriter,
+    *,
+    batch: int | None = None,
+    needles: Sequence[str] = (),
+) -> tuple[int, dict[str, bool]]:
+    """Write the `chunk` column of a view by ascending `number`, rows concatenated;
+    return the number of rows and which needles occur in the written chunks.
 
-    The view is read in ranges of `batch` numbers, so no sort ever holds every text at
-    once; and Arrow's value buffer is already the rows' concatenation, so the rows are
-    never turned into Python strings."""
+    The view is read in ranges of `batch` numbers (all at once when None), so no sort
+    holds more texts than that at once; and Arrow's value buffer is already the rows'
+    concatenation, so the rows are never turned into Python strings. The needles are
+    searched for by DuckDB in the chunks it hands over (no second read of the file)."""
     numbers = [n for (n,) in con.execute(f"SELECT number FROM {view} ORDER BY number").fetchall()]
-    query = f"SELECT chunk FROM {view} WHERE number BETWEEN $lo AND $hi ORDER BY number"
+    batch = batch or max(len(numbers), 1)
+    # One RE2 pass flags the chunks holding any needle (far cheaper than a search per
+    # needle); the rare flagged ones are then searched for each.
+    pattern = "|".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in n) for n in needles)
+    flag = "regexp_matches(chunk, $pattern)" if needles else "false"
+    query = f"SELECT chunk, {flag} AS flagged FROM {view} WHERE number BETWEEN $lo AND $hi ORDER BY number"
+    found = dict.fromkeys(needles, False)
     for start in range(0, len(numbers), batch):
-        bounds = {"lo": numbers[start], "hi": numbers[min(start + batch, len(numbers)) - 1]}
-        for record_batch in con.sql(query, params=bounds).to_arrow_reader(_BATCH):
+        params = {"lo": numbers[start], "hi": numbers[min(start + batch, len(numbers)) - 1]}
+        if needles:
+            params["pattern"] = pattern
+        for record_batch in con.sql(query, params=params).to_arrow_reader(_BATCH):
             column = record_batch.column(0)
             if len(column) == 0:
                 continue
@@ -119,23 +138,42 @@ def stream_chunks(con: duckdb.DuckDBPyConnection, view: str, writer: HashingWrit
             width = "q" if pa.types.is_large_string(column.type) else "i"
             ends = memoryview(offsets).cast(width)
             writer.write_bytes(memoryview(data)[ends[column.offset] : ends[column.offset + len(column)]])
-    return len(numbers)
+            if pc.any(record_batch.column(1)).as_py():
+                for chunk in column.filter(record_batch.column(1)).to_pylist():
+                    found.update((needle, True) for needle in needles if needle in chunk)
+    return len(numbers), found
 
 
-def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> str:
-    """Stream the public corpus (header, `public_json` chunks, footer); return its SHA-256."""
+def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:
+    """How many public records to sort and write at once: all of them unless their texts
+    exceed a quarter of the memory limit (a sort of more would spill to disk)."""
+    records, text_bytes = con.execute("SELECT count(*), sum(strlen(title) + strlen(body)) FROM raw_issues").fetchall()[0]
+    budget = memory_limit_mb() * 2**20 // 4
+    if not records or not text_bytes or not budget or text_bytes <= budget:
+        return None
+    return max(1024, records * budget // text_bytes)
+
+
+def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> tuple[str, dict[str, bool]]:
+    """Stream the public corpus (header, `public_json` chunks, footer); return its SHA-256
+    and which of the derived answer fields' names (ANSWER_FIELD_NEEDLES) occur in it."""
     (frozen_at,) = con.execute("SELECT frozen_at FROM corpus_header").fetchall()[0]
-    writer = HashingWriter(path)
-    writer.write(
+    header = (
         "{\n"
         f'  "schema": {encode_string(CORPUS_SCHEMA)},\n'
         f'  "source": {encode_string(source)},\n'
         f'  "frozen_at": {encode_string(frozen_at)},\n'
         '  "records": ['
     )
-    records = stream_chunks(con, "public_json", writer)
-    writer.write("\n  ]\n}\n" if records else "]\n}\n")
-    return writer.close()
+    writer = HashingWriter(path)
+    writer.write(header)
+    records, found = stream_chunks(con, "public_json", writer, batch=public_batch(con), needles=ANSWER_FIELD_NEEDLES)
+    footer = "\n  ]\n}\n" if records else "]\n}\n"
+    writer.write(footer)
+    # A needle spans no chunk boundary: each would have to hold the "}," or "[\n" there.
+    for needle in found:
+        found[needle] = found[needle] or needle in header or needle in footer
+    return writer.close(), found
 
 
 def write_answers(con: duckdb.DuckDBPyConnection, path: Path, corpus_sha256: str, schema: str = ANSWERS_SCHEMA) -> str:
@@ -148,7 +186,7 @@ def write_answers(con: duckdb.DuckDBPyConnection, path: Path, corpus_sha256: str
         f'  "corpus_sha256": {encode_string(corpus_sha256)},\n'
         '  "answers": ['
     )
-    records = stream_chunks(con, "answers_json", writer)
+    records, _ = stream_chunks(con, "answers_json", writer)
     (aggregates,) = con.execute("SELECT chunk FROM aggregates_json").fetchall()[0]
     writer.write(("\n  ],\n" if records else "],\n") + '  "aggregates": ' + aggregates)
     writer.write("\n}\n")

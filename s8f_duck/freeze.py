@@ -105,7 +105,7 @@ def freeze_tables(
                 progress.step("write parquet")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
             progress.step("write public corpus")
-            corpus_sha256 = artifacts.write_public(con, temp_public, source)
+            corpus_sha256, fields_found = artifacts.write_public(con, temp_public, source)
             progress.step("write answer bundle")
             answers_sha256 = artifacts.write_answers(con, temp_answers, corpus_sha256)
             progress.step("blind oracle grade")
@@ -113,10 +113,9 @@ def freeze_tables(
                 oracle = grade.core_report(grade.grade_database(temp_answers, temp_answers, con))
             register(con, {"oracle_grade": pa.Table.from_pylist([oracle])})
             progress.step("scan public bytes")
-            found = artifacts.file_contains(temp_public, [answers_sha256, *artifacts.ANSWER_FIELD_NEEDLES])
-            scan = [
-                {"kind": "answers_sha256" if needle == answers_sha256 else "answer_field", "needle": needle, "found": hit}
-                for needle, hit in found.items()
+            digest_found = artifacts.file_contains(temp_public, [answers_sha256])[answers_sha256]
+            scan = [{"kind": "answers_sha256", "needle": answers_sha256, "found": digest_found}] + [
+                {"kind": "answer_field", "needle": needle, "found": hit} for needle, hit in fields_found.items()
             ]
             register(con, {"public_scan": pa.Table.from_pylist(scan)})
             run_steps(con, LEAK_CHECK_STEPS, progress)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any
 import duckdb
 
 from .artifacts import ANSWERS_SCHEMA
-from .load import load_bundle
+from .load import BUNDLE_TABLES, load_bundle
 from .steps import GRADE_STEPS, connect, rows, run_steps
 
 CORE_FIELDS = (
@@ -33,13 +34,25 @@ def grade_database(
     the given connection's current schema)."""
     con = con or connect()
     answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
-    submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
+    if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
+        submitted_corpus = answers_corpus
+        for name in BUNDLE_TABLES:
+            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM "{name}"')
+    else:
+        submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
     con.execute(
         "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],
     )
     run_steps(con, GRADE_STEPS)
     return con
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 @contextmanager

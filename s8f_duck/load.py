@@ -37,6 +37,8 @@ BUNDLE_STEPS = (
     "bundle/bundle_newest_issue_ids",
     "bundle/bundle_most_recently_updated_issue_ids",
 )
+# What load_bundle leaves, each as `{prefix}{name}` (from sql/bundle/bundle_{name}.sql).
+BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in BUNDLE_STEPS[3:])
 NO_REDACTIONS = pa.table({"rule": pa.array([], pa.int64()), "pattern": pa.array([], pa.string())})
 
 
@@ -168,8 +170,7 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
     (schema,) = con.execute("SELECT current_schema()").fetchall()[0]  # never fall through to main
-    for step in BUNDLE_STEPS[3:]:
-        name = Path(step).name.removeprefix("bundle_")
+    for name in BUNDLE_TABLES:
         con.execute(f'DROP TABLE IF EXISTS "{schema}"."{prefix}{name}"')
         con.execute(f'ALTER TABLE "{schema}".bundle_{name} RENAME TO "{prefix}{name}"')
     drop(con, "bundle_document", "bundle_decoding", "bundle_items", "bundle_problems", "bundle_header")

@@ -116,12 +116,22 @@ def test_minimum_is_a_parameter(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
-def test_failed_leak_check_exits_1_and_writes_nothing(tmp_path: Path) -> None:
-    # A label named "references" puts the answer field name into the public bytes.
+@pytest.mark.parametrize(
+    ("changes", "source"),
+    [
+        ({"0.labels": [{"name": "references"}]}, "t"),  # in a label
+        ({"1.title": "aggregates"}, "t"),  # in a title
+        ({"2.body": "duplicate_targets"}, "t"),  # in a body
+        ({}, "scope_contradictions"),  # in the header
+    ],
+    ids=["label", "title", "body", "source"],
+)
+def test_failed_leak_check_exits_1_and_writes_nothing(tmp_path: Path, changes: dict, source: str) -> None:
+    # A string value equal to an answer field's name puts "name" into the public bytes.
     raw = tmp_path / "raw.json"
-    raw.write_text(json.dumps(dump(**{"0.labels": [{"name": "references"}]})))
+    raw.write_text(json.dumps(dump(**changes)))
     result = run_cli(
-        "freeze", raw, "--source", "t",
+        "freeze", raw, "--source", source,
         "--public", tmp_path / "p.json", "--answers", tmp_path / "a.json", "--report", tmp_path / "r.json",
     )  # fmt: skip
     assert result.returncode == 1
