@@ -97,6 +97,11 @@ DUPLICATE_CASES: list[tuple[str, str, list[int]]] = [
     ("Issue 17", "superseded #5", []),
     ("Issue 18", "Duplicate of issue #5", []),
     ("Issue 19", "duplicate of  #5", [5]),
+    ("Issue 20", "superſeded by #5", [5]),
+    ("Issue 21", "SUPERSEDED BY #5", [5]),
+    ("duplicate of", "#5 and more", [5]),
+    ("Issue 23", "Dupİcate of #5", []),
+    ("Issue 24", "ſuperseded by #5", []),  # ſ is not an ASCII word character, so no \b before it
 ]
 
 
@@ -129,6 +134,8 @@ CONTRADICTION_CASES: list[tuple[str, str, list[str]]] = [
     ("Issue 6", "con-flict, mis match", []),
     ("Issue 7", "miſmatch", []),
     ("Issue 8", "", []),
+    ("Issue 9", "İnconsistent; dİsagree", ["disagree", "inconsistent"]),
+    ("Issue 10", "MİSMATCH", ["mismatch"]),
 ]
 
 
