@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,19 +34,36 @@ def grade_database(
     """A database holding both documents and every grade table (a new in-memory one, or
     the given connection's current schema)."""
     con = con or connect()
-    answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
     if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
-        submitted_corpus = answers_corpus
+        answers_corpus = submitted_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
         for name in BUNDLE_TABLES:
             con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM "{name}"')
-    else:
-        submitted_corpus = load_bundle(con, submission_path, "submitted_", None)
+    else:  # read both at once: parsing a JSON document keeps one core busy
+        database, current = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
+        apart = f'"{database}".submission'
+        con.execute(f"CREATE SCHEMA IF NOT EXISTS {apart}")
+        with ThreadPoolExecutor(1) as pool:
+            submission = pool.submit(_load_apart, con.cursor(), submission_path, apart)
+            try:
+                answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+            finally:
+                submitted_corpus = submission.result()
+        for name in BUNDLE_TABLES:
+            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {apart}."submitted_{name}"')
     con.execute(
         "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],
     )
     run_steps(con, GRADE_STEPS)
     return con
+
+
+def _load_apart(con: duckdb.DuckDBPyConnection, path: Path, schema: str) -> str:
+    """load_bundle on a connection of its own into an existing schema of its own (the
+    loader's scratch tables have fixed names), with the `submitted_` prefix."""
+    with con.cursor() as own:
+        own.execute(f"USE {schema}")
+        return load_bundle(own, path, "submitted_", None)
 
 
 def _same_file(a: Path, b: Path) -> bool:
