@@ -116,16 +116,20 @@ def stream_chunks(
     holds more texts than that at once; and Arrow's value buffer is already the rows'
     concatenation, so the rows are never turned into Python strings. The needles are
     searched for by DuckDB in the chunks it hands over (no second read of the file)."""
-    numbers = [n for (n,) in con.execute(f"SELECT number FROM {view} ORDER BY number").fetchall()]
-    batch = batch or max(len(numbers), 1)
+    ranges: list[dict[str, object]] = [{}]  # one range, all rows: no need to know the numbers first
+    where = ""
+    if batch is not None:
+        numbers = [n for (n,) in con.execute(f"SELECT number FROM {view} ORDER BY number").fetchall()]
+        ranges = [{"lo": numbers[i], "hi": numbers[min(i + batch, len(numbers)) - 1]} for i in range(0, len(numbers), batch)]
+        where = " WHERE number BETWEEN $lo AND $hi"
     # One RE2 pass flags the chunks holding any needle (far cheaper than a search per
     # needle); the rare flagged ones are then searched for each.
     pattern = "|".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in n) for n in needles)
     flag = "regexp_matches(chunk, $pattern)" if needles else "false"
-    query = f"SELECT chunk, {flag} AS flagged FROM {view} WHERE number BETWEEN $lo AND $hi ORDER BY number"
+    query = f"SELECT chunk, {flag} AS flagged FROM {view}{where} ORDER BY number"
     found = dict.fromkeys(needles, False)
-    for start in range(0, len(numbers), batch):
-        params = {"lo": numbers[start], "hi": numbers[min(start + batch, len(numbers)) - 1]}
+    rows_written = 0
+    for params in ranges:
         if needles:
             params["pattern"] = pattern
         for record_batch in con.sql(query, params=params).to_arrow_reader(_BATCH):
@@ -138,10 +142,11 @@ def stream_chunks(
             width = "q" if pa.types.is_large_string(column.type) else "i"
             ends = memoryview(offsets).cast(width)
             writer.write_bytes(memoryview(data)[ends[column.offset] : ends[column.offset + len(column)]])
+            rows_written += len(column)
             if pc.any(record_batch.column(1)).as_py():
                 for chunk in column.filter(record_batch.column(1)).to_pylist():
                     found.update((needle, True) for needle in needles if needle in chunk)
-    return len(numbers), found
+    return rows_written, found
 
 
 def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:

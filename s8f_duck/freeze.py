@@ -64,8 +64,9 @@ def freeze(
 
     try:
         return freeze_tables(
-            load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path, progress=progress
-        )
+            load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
+            progress=progress, input_bytes=raw_path.stat().st_size if raw_path.is_file() else None,
+        )  # fmt: skip
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
 
@@ -85,10 +86,12 @@ def freeze_tables(
     db_path: Path | None = None,
     parquet_path: Path | None = None,
     progress: Progress | None = None,
+    input_bytes: int | None = None,
 ) -> FreezeResult:
     """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
     `redactions`; it returns the corpus source) and write the artifacts
-    (all or nothing)."""
+    (all or nothing). input_bytes, the input's size, lets a small input be
+    frozen in memory."""
     progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()
     try:
@@ -97,7 +100,7 @@ def freeze_tables(
         if db_path is not None:
             temp_db = outputs.temp_for(db_path)
             temp_db.unlink()  # DuckDB creates the file itself
-        with work_database(temp_db) as con:
+        with work_database(temp_db, input_bytes) as con:
             progress.step("load input")
             source = load(con)
             run_steps(con, FREEZE_STEPS, progress)

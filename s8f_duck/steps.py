@@ -112,11 +112,22 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
 ROW_GROUP_SIZE = 16384  # DuckDB gives each row group one thread: small groups use both cores
 
 
+SMALL_INPUT_BYTES = 32 * 2**20  # below this, a database file costs more time than it saves
+
+
 @contextmanager
-def work_database(path: Path | None) -> Iterator[duckdb.DuckDBPyConnection]:
+def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
     """A connection whose tables live in a database file (the given path, or a temporary
     one removed afterwards) with small row groups: blocks already in the file are evicted
-    without spilling, and tables of 100,000 rows are scanned by several threads."""
+    without spilling, and tables of 100,000 rows are scanned by several threads. With no
+    path and an input smaller than SMALL_INPUT_BYTES, a plain in-memory database."""
+    if path is None and input_bytes is not None and input_bytes < SMALL_INPUT_BYTES:
+        con = connect()
+        try:
+            yield con
+        finally:
+            con.close()
+        return
     with tempfile.TemporaryDirectory(prefix="s8f-duck-db-") as scratch:
         target = str(path or Path(scratch) / "corpus.duckdb").replace("'", "''")
         con = connect()

@@ -134,7 +134,8 @@ def verify(
     with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp:
         derived = {name: Path(tmp) / f"{name}.json" for name in NAMES}
         try:
-            result = freeze_tables(load, derived["public"], derived["answers"], derived["report"], progress=progress)
+            result = freeze_tables(load, derived["public"], derived["answers"], derived["report"], progress=progress,
+                                   input_bytes=public_path.stat().st_size if public_path.is_file() else None)
         except LeakCheckFailed as exc:
             return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
         progress.step("compare")

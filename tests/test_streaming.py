@@ -1,0 +1,49 @@
+"""Writing the artifacts in ranges of numbers gives the same bytes as writing them at once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import REPO, run_cli
+
+from s8f_duck import artifacts, steps
+
+DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    out = tmp_path_factory.mktemp("demo")
+    result = run_cli(
+        "freeze", DEMO, "--source", "demo", "--db", out / "corpus.duckdb",
+        "--public", out / "public.json", "--answers", out / "answers.json", "--report", out / "report.json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return out / "corpus.duckdb", out / "public.json"
+
+
+@pytest.mark.parametrize("batch", [None, 1, 7, 64, 1000])
+def test_ranges_write_the_same_public_bytes(demo_db: tuple[Path, Path], tmp_path: Path, batch: int | None) -> None:
+    database, public = demo_db
+    con = steps.connect()
+    con.execute(f"ATTACH '{database}' AS corpus")
+    con.execute("USE corpus")
+    steps.run_steps(con, ["macros"])
+    body = tmp_path / "chunks"
+    writer = artifacts.HashingWriter(body)
+    records, found = artifacts.stream_chunks(con, "public_json", writer, batch=batch, needles=['"url"', '"aggregates"'])
+    writer.close()
+    assert records == 64
+    assert found == {'"url"': True, '"aggregates"': False}  # a key of every record; an answer field
+    text = public.read_bytes()  # the records between the header and the footer
+    assert text[text.index(b'"records": [') + len(b'"records": [') : text.rindex(b"\n  ]\n}")] == body.read_bytes()
+
+
+def test_public_batch_follows_the_memory_limit(demo_db: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    con = steps.connect()
+    con.execute(f"ATTACH '{demo_db[0]}' AS corpus")
+    con.execute("USE corpus")
+    assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
+    monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
+    assert artifacts.public_batch(con) == 1024  # the smallest range
