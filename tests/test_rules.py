@@ -56,6 +56,7 @@ REFERENCE_CASES: list[tuple[str, str, list[int]]] = [
     ("Issue 17", "(#21) [#22] a-#23 a.#24 a/#25\t#26", [21, 22, 23, 24, 25, 26]),
     ("Issue 18", "a#27 9#28 _#29 A#30", []),
     ("Issue 19", "#31x #32a #33.", [33]),
+    ("Issue 20", "e\u0301#34 \u00e9#35 \u0131#36", [34, 35, 36]),  # a combining mark is no word character
 ]
 
 
