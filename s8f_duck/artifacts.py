@@ -120,7 +120,8 @@ def stream_chunks(
     where = ""
     if batch is not None:
         numbers = [n for (n,) in con.execute(f"SELECT number FROM {view} ORDER BY number").fetchall()]
-        ranges = [{"lo": numbers[i], "hi": numbers[min(i + batch, len(numbers)) - 1]} for i in range(0, len(numbers), batch)]
+        starts = range(0, len(numbers), batch)
+        ranges = [{"lo": numbers[i], "hi": numbers[min(i + batch, len(numbers)) - 1]} for i in starts]
         where = " WHERE number BETWEEN $lo AND $hi"
     # One RE2 pass flags the chunks holding any needle (far cheaper than a search per
     # needle); the rare flagged ones are then searched for each.
@@ -152,7 +153,8 @@ def stream_chunks(
 def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:
     """How many public records to sort and write at once: all of them unless their texts
     exceed a quarter of the memory limit (a sort of more would spill to disk)."""
-    records, text_bytes = con.execute("SELECT count(*), sum(strlen(title) + strlen(body)) FROM raw_issues").fetchall()[0]
+    query = "SELECT count(*), sum(strlen(title) + strlen(body)) FROM raw_issues"
+    records, text_bytes = con.execute(query).fetchall()[0]
     budget = memory_limit_mb() * 2**20 // 4
     if not records or not text_bytes or not budget or text_bytes <= budget:
         return None

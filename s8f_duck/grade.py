@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,10 +36,9 @@ def grade_database(
     con = con or connect()
     if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
         answers_corpus = submitted_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
-        for name in BUNDLE_TABLES:
-            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM "{name}"')
+        submitted = '"{name}"'
     else:  # read both at once: parsing a JSON document keeps one core busy
-        database, current = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
+        (database,) = con.execute("SELECT current_database()").fetchall()[0]
         apart = f'"{database}".submission'
         con.execute(f"CREATE SCHEMA IF NOT EXISTS {apart}")
         with ThreadPoolExecutor(1) as pool:
@@ -48,8 +47,9 @@ def grade_database(
                 answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
             finally:
                 submitted_corpus = submission.result()
-        for name in BUNDLE_TABLES:
-            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {apart}."submitted_{name}"')
+        submitted = apart + '."submitted_{name}"'
+    for name in BUNDLE_TABLES:
+        con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {submitted.format(name=name)}')
     con.execute(
         "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],
@@ -58,10 +58,10 @@ def grade_database(
     return con
 
 
-def _load_apart(con: duckdb.DuckDBPyConnection, path: Path, schema: str) -> str:
-    """load_bundle on a connection of its own into an existing schema of its own (the
-    loader's scratch tables have fixed names), with the `submitted_` prefix."""
-    with con.cursor() as own:
+def _load_apart(own: duckdb.DuckDBPyConnection, path: Path, schema: str) -> str:
+    """load_bundle with the `submitted_` prefix on a connection of its own (closed after),
+    into an existing schema of its own (the loader's scratch tables have fixed names)."""
+    with own:
         own.execute(f"USE {schema}")
         return load_bundle(own, path, "submitted_", None)
 

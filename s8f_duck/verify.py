@@ -139,21 +139,22 @@ def verify(
         except LeakCheckFailed as exc:
             return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
         progress.step("compare")
-        public_sha = file_sha256(public_path)
+        # A file with the re-derived bytes has their digest and is exactly as well-formed.
+        public_same = same_bytes(public_path, derived["public"])
+        public_sha = result.corpus_sha256 if public_same else file_sha256(public_path)
         answers_same = same_bytes(answers_path, derived["answers"])
-        if answers_same:  # then it is exactly as well-formed as the one re-derived
-            answers_corpus, answers_count = result.corpus_sha256, result.report["records"]
+        if answers_same:
+            answers_corpus, answers_sha = result.corpus_sha256, result.answers_sha256
+            answers_count = result.report["records"]
         else:
-            answers_corpus, answers_count = _bundle_binding(answers_path)
-        problems = reference_checks(
-            public_sha, header["records"], answers_corpus, answers_count, file_sha256(answers_path), report
-        )
+            (answers_corpus, answers_count), answers_sha = _bundle_binding(answers_path), file_sha256(answers_path)
+        problems = reference_checks(public_sha, header["records"], answers_corpus, answers_count, answers_sha, report)
         expected_report = {**result.report, "corpus_sha256": report.get("corpus_sha256"),
                            "answers_sha256": report.get("answers_sha256"),
                            "scrubbed_matches": report.get("scrubbed_matches")}  # fmt: skip
         expected_report["blind_oracle_grade"] = {**result.report["blind_oracle_grade"], "corpus_sha256": public_sha}
         identical = (
-            same_bytes(public_path, derived["public"])
+            public_same
             and answers_same
             and dumps(report).encode() == report_path.read_bytes()
             and report == expected_report

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 from conftest import REPO, run_cli
 
@@ -23,13 +24,20 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     return out / "corpus.duckdb", out / "public.json"
 
 
+@pytest.fixture()
+def con(demo_db: tuple[Path, Path]) -> duckdb.DuckDBPyConnection:
+    connection = steps.connect()
+    connection.execute(f"ATTACH '{demo_db[0]}' AS corpus")
+    connection.execute("USE corpus")
+    steps.run_steps(connection, ["macros"])
+    return connection
+
+
 @pytest.mark.parametrize("batch", [None, 1, 7, 64, 1000])
-def test_ranges_write_the_same_public_bytes(demo_db: tuple[Path, Path], tmp_path: Path, batch: int | None) -> None:
-    database, public = demo_db
-    con = steps.connect()
-    con.execute(f"ATTACH '{database}' AS corpus")
-    con.execute("USE corpus")
-    steps.run_steps(con, ["macros"])
+def test_ranges_write_the_same_public_bytes(
+    con: duckdb.DuckDBPyConnection, demo_db: tuple[Path, Path], tmp_path: Path, batch: int | None
+) -> None:
+    public = demo_db[1]
     body = tmp_path / "chunks"
     writer = artifacts.HashingWriter(body)
     records, found = artifacts.stream_chunks(con, "public_json", writer, batch=batch, needles=['"url"', '"aggregates"'])
@@ -40,10 +48,7 @@ def test_ranges_write_the_same_public_bytes(demo_db: tuple[Path, Path], tmp_path
     assert text[text.index(b'"records": [') + len(b'"records": [') : text.rindex(b"\n  ]\n}")] == body.read_bytes()
 
 
-def test_public_batch_follows_the_memory_limit(demo_db: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    con = steps.connect()
-    con.execute(f"ATTACH '{demo_db[0]}' AS corpus")
-    con.execute("USE corpus")
+def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch) -> None:
     assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
     monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
     assert artifacts.public_batch(con) == 1024  # the smallest range
