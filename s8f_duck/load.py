@@ -10,6 +10,8 @@ key: Go keeps the last value), the file is decoded in Python exactly as Go does
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -144,12 +146,78 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     drop(con, "raw_problems", "raw_fields", "raw_values")
 
 
+RECORDS_KEY = b'\n  "records": ['  # a top-level key's line as Go's MarshalIndent writes it
+RECORDS_END = b"\n  ]\n}\n"  # the end of a corpus whose last member is a non-empty records array
+HEADER_LIMIT = 1 << 20
+
+
+def _records_span(path: Path) -> tuple[int, int] | None:
+    """Where the `records` array starts and ends when the corpus ends with it (as freeze
+    writes every corpus): the array's first and past-last byte offsets; else None."""
+    size = path.stat().st_size
+    with open(path, "rb") as f:
+        head = f.read(HEADER_LIMIT)
+        f.seek(max(size - len(RECORDS_END), 0))
+        tail = f.read()
+    key = head.find(RECORDS_KEY)
+    if key < 0 or tail != RECORDS_END:
+        return None
+    return key + len(RECORDS_KEY) - 1, size - len(RECORDS_END) + len(b"\n  ]")
+
+
+def _copy_range(source: Path, target: Path, start: int, end: int, suffix: bytes = b"") -> None:
+    """Bytes [start, end) of source, then suffix, as target (copied in the kernel where it can)."""
+    with open(source, "rb") as src, open(target, "wb") as dst:
+        offset = start
+        try:
+            while offset < end and (copied := os.copy_file_range(src.fileno(), dst.fileno(), end - offset, offset)):
+                offset += copied
+        except OSError:  # not supported here: copy through Python
+            pass
+        src.seek(offset)
+        dst.seek(offset - start)
+        while offset < end and (block := src.read(min(end - offset, 1 << 24))):
+            dst.write(block)
+            offset += len(block)
+        dst.write(suffix)
+
+
+def _read_split_public(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
+    """`public_document` (without records) and `public_records` from a corpus that ends
+    with its records array, read as two files: the rest of the document with the array
+    emptied, and the array itself, which DuckDB then reads record by record instead of
+    parsing the whole corpus as one value. False (nothing loaded) when the corpus has
+    another shape or DuckDB refuses either part: the caller then reads it whole. The
+    two parts are valid JSON exactly when the corpus is: the emptied document closes
+    with "]}" only if the cut is in the top-level records array."""
+    span = _records_span(path) if path.is_file() else None
+    if span is None:
+        return False
+    start, end = span
+    with tempfile.TemporaryDirectory(prefix="s8f-duck-public-") as scratch:
+        header, records = Path(scratch) / "header.json", Path(scratch) / "records.json"
+        _copy_range(path, header, 0, start + 1, suffix=b"]\n}\n")
+        _copy_range(path, records, start, end)
+        read = _read(con, header, "public/public_document", "public/public_decoding")
+        if read:
+            con.execute("SET VARIABLE input_path = ?", [str(records)])
+            try:
+                run_steps(con, ["public/split/public_records"])
+            except duckdb.Error:
+                read = False
+    if not read:
+        drop(con, "public_document", "public_decoding", "public_records")
+    return read
+
+
 def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    _read_document(con, path, "public", "public/public_decoding")
-    run_steps(con, PUBLIC_STEPS[:2])
+    if not _read_split_public(con, path):
+        _read_document(con, path, "public", "public/public_decoding")
+        run_steps(con, PUBLIC_STEPS[:1])
+    run_steps(con, PUBLIC_STEPS[1:2])
     _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
     register(con, {"redactions": NO_REDACTIONS})

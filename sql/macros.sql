@@ -42,6 +42,10 @@ CREATE OR REPLACE MACRO json_kind(v) AS
         WHEN 't' THEN 'boolean' WHEN 'f' THEN 'boolean' WHEN 'n' THEN 'null'
         ELSE coalesce('number' || left(json_head(v), 0), 'null')
     END;
+-- The Go name of a value's type from DuckDB's json_type(), for error messages.
+CREATE OR REPLACE MACRO json_type_name(t) AS
+    CASE t WHEN 'OBJECT' THEN 'object' WHEN 'ARRAY' THEN 'array' WHEN 'VARCHAR' THEN 'string'
+        WHEN 'BOOLEAN' THEN 'boolean' WHEN 'NULL' THEN 'null' ELSE 'number' END;
 CREATE OR REPLACE MACRO json_is_null(v) AS coalesce(json_head(v) = 'n', true);
 CREATE OR REPLACE MACRO json_is_string(v) AS coalesce(json_head(v) = '"', false);
 CREATE OR REPLACE MACRO json_is_array(v) AS coalesce(json_head(v) = '[', false);

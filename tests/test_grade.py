@@ -188,6 +188,7 @@ def test_submission_bound_to_another_corpus_fails_plainly(tmp_path: Path, gold: 
         (lambda s: s["answers"][0].update(labels="bug"), "answers[0] (id 'issue-5105').labels must be an array"),
         (lambda s: s["answers"][2].update(id=7), "answers[2].id must be a string"),
         (lambda s: s["answers"].__setitem__(1, "issue-5106"), "answers[1] must be an object"),
+        (lambda s: s["answers"].__setitem__(1, 5), "answers[1] must be an object, got number"),
         (lambda s: s["aggregates"]["state_counts"].update(OPEN="380"), "aggregates.state_counts['OPEN'] must be an integer"),
         (lambda s: s["aggregates"].update(newest_issue_ids=[1]), "aggregates.newest_issue_ids[0] must be a string"),
         (lambda s: s.update(answers={}), "answers must be an array"),

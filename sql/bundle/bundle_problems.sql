@@ -36,7 +36,7 @@ maps(check_order, place, value) AS (
     UNION ALL SELECT 2, 'aggregates.label_counts', aggregates->'label_counts' FROM doc
 ),
 found AS (
-    SELECT -1 AS pos, 0 AS check_order, 'the document must be a JSON object, got ' || lower(kind) AS problem
+    SELECT -1 AS pos, 0 AS check_order, 'the document must be a JSON object, got ' || json_type_name(kind) AS problem
     FROM doc WHERE kind <> 'OBJECT'
     UNION ALL
     SELECT -1, 1, 'field ''schema'' must be a string, got ' || json_kind(schema)
@@ -45,10 +45,10 @@ found AS (
     SELECT -1, 1, 'field ''corpus_sha256'' must be a string, got ' || json_kind(corpus_sha256)
     FROM doc WHERE kind = 'OBJECT' AND NOT (json_is_string(corpus_sha256) OR json_is_null(corpus_sha256))
     UNION ALL
-    SELECT -1, 2, 'answers must be an array, got ' || lower(answers_kind)
+    SELECT -1, 2, 'answers must be an array, got ' || json_type_name(answers_kind)
     FROM doc WHERE kind = 'OBJECT' AND answers_kind NOT IN ('ARRAY', 'NULL')
     UNION ALL
-    SELECT pos, 1, place || ' must be an object, got ' || lower(kind)
+    SELECT pos, 1, place || ' must be an object, got ' || json_type_name(kind)
     FROM answers WHERE kind NOT IN ('OBJECT', 'NULL')
     UNION ALL
     SELECT pos, check_order, place || ' must be a string, got ' || json_kind(value)

@@ -1,4 +1,5 @@
 -- A public corpus's own fields besides its records.
 CREATE OR REPLACE TABLE public_header AS
-SELECT schema->>'$' AS schema, source->>'$' AS source, frozen_at->>'$' AS frozen_at, len(records) AS records
+SELECT schema->>'$' AS schema, source->>'$' AS source, frozen_at->>'$' AS frozen_at,
+       (SELECT count(*) FROM public_records) AS records
 FROM public_document;

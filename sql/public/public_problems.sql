@@ -8,7 +8,7 @@ records AS (
     SELECT
         record,
         CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN CAST(number->>'$' AS BIGINT) END AS n,
-        CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || lower(kind)}]
+        CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || json_type_name(kind)}]
         ELSE list_concat(
             [CASE WHEN NOT json_is_int64(number) OR CAST(number->>'$' AS BIGINT) <= 0
                 THEN {'o': 2, 'p': 'field ''number'' must be a positive integer'} END],
@@ -31,7 +31,7 @@ records AS (
     FROM public_records
 ),
 found AS (
-    SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order, 'expected a JSON object, got ' || lower(kind) AS problem
+    SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order, 'expected a JSON object, got ' || json_type_name(kind) AS problem
     FROM doc WHERE kind <> 'OBJECT'
     UNION ALL
     SELECT -1, NULL, 1, 'field ''schema'' is ' || coalesce('''' || (schema->>'$') || '''', json_kind(schema))
@@ -44,7 +44,7 @@ found AS (
     SELECT -1, NULL, 2, 'field ''frozen_at'' must be a string, got ' || json_kind(frozen_at)
     FROM doc WHERE kind = 'OBJECT' AND NOT json_is_string(frozen_at)
     UNION ALL
-    SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || lower(records_kind)
+    SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || json_type_name(records_kind)
     FROM doc WHERE kind = 'OBJECT' AND records_kind <> 'ARRAY'
     UNION ALL
     SELECT record, n, c.o, c.p

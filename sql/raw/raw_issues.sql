@@ -30,8 +30,7 @@ SELECT
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
     closed.text AS closed_at,
     coalesce(list_transform(label_values, lambda l: coalesce(l->>'name', '')), []) AS label_names,
-    CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || CASE kind WHEN 'VARCHAR' THEN 'string'
-        WHEN 'ARRAY' THEN 'array' WHEN 'BOOLEAN' THEN 'boolean' WHEN 'NULL' THEN 'null' ELSE 'number' END}]
+    CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || json_type_name(kind)}]
     ELSE list_filter([
         CASE WHEN NOT json_is_int64(number_json)
             THEN {'o': 2, 'p': 'field ''number'' must be an integer, got ' || json_kind(number_json)} END,
