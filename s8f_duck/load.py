@@ -13,7 +13,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import duckdb
 import pyarrow as pa
@@ -123,27 +123,48 @@ def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check:
             con.execute("SET memory_limit = ?", [memory_limit()])
 
 
+def _threads(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT current_setting('threads')").fetchall()[0][0])
+
+
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
     """SPEC §1: check a raw dump and load `raw_issues`."""
     run_steps(con, ["macros"])
     if not path.is_file():
         raise UnusableInput(f"{path}: cannot read: no such file")
-    con.execute("SET VARIABLE input_path = ?", [str(path)])
     con.execute("SET VARIABLE min_records = ?", [min_records])
-    try:
-        run_steps(con, RAW_STEPS[:2])  # the one read of the file
-    except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
-        values = read_json_file(path)
-        if not isinstance(values, list):
-            raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}") from None
-        drop(con, "raw_fields")
-        _fill(con, "raw_values", list(enumerate(values)))
-        run_steps(con, ["raw/decoded/raw_fields", RAW_STEPS[1]])
-    run_steps(con, RAW_STEPS[2:])
-    _raise_first_problem(con, path, "raw_problems")
+    with tempfile.TemporaryDirectory(prefix="s8f-duck-raw-") as scratch:
+        parts = array_parts(path, 0, path.stat().st_size, Path(scratch), _threads(con))
+        read = len(parts) > 1 and _read_raw(con, path, parts) and not _has_rows(con, "raw_problems")
+    if not read:  # read whole: the rows' positions name the problems
+        _read_raw(con, path, [path])
+        _raise_first_problem(con, path, "raw_problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN record")
     drop(con, "raw_problems", "raw_fields", "raw_values")
+
+
+def _read_raw(con: duckdb.DuckDBPyConnection, path: Path, parts: list[Path]) -> bool:
+    """raw_issues and raw_problems from the dump, whole (numbered) or in parts (not); the
+    Go-decoded dump when DuckDB refuses it whole. False when it refuses the parts."""
+    con.execute("SET VARIABLE input_path = ?", [[str(part) for part in parts]])
+    try:
+        run_steps(con, ["raw/raw_fields" if parts == [path] else "raw/parts/raw_fields", RAW_STEPS[1]])
+    except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
+        drop(con, "raw_fields", "raw_issues")
+        if parts != [path]:
+            return False
+        values = read_json_file(path)
+        if not isinstance(values, list):
+            raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}") from None
+        _fill(con, "raw_values", list(enumerate(values)))
+        run_steps(con, ["raw/decoded/raw_fields", RAW_STEPS[1]])
+    run_steps(con, RAW_STEPS[2:])
+    return True
+
+
+def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
+    return bool(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
 RECORDS_KEY = b'\n  "records": ['  # a top-level key's line as Go's MarshalIndent writes it
@@ -165,9 +186,11 @@ def _records_span(path: Path) -> tuple[int, int] | None:
     return key + len(RECORDS_KEY) - 1, size - len(RECORDS_END) + len(b"\n  ]")
 
 
-def _copy_range(source: Path, target: Path, start: int, end: int, suffix: bytes = b"") -> None:
-    """Bytes [start, end) of source, then suffix, as target (copied in the kernel where it can)."""
-    with open(source, "rb") as src, open(target, "wb") as dst:
+def _copy_range(source: Path, target: Path, start: int, end: int, prefix: bytes = b"", suffix: bytes = b"") -> None:
+    """prefix, bytes [start, end) of source, then suffix, as target (copied in the kernel
+    where it can)."""
+    with open(source, "rb") as src, open(target, "wb", buffering=0) as dst:
+        dst.write(prefix)
         offset = start
         try:
             while offset < end and (copied := os.copy_file_range(src.fileno(), dst.fileno(), end - offset, offset)):
@@ -175,11 +198,58 @@ def _copy_range(source: Path, target: Path, start: int, end: int, suffix: bytes 
         except OSError:  # not supported here: copy through Python
             pass
         src.seek(offset)
-        dst.seek(offset - start)
+        dst.seek(len(prefix) + offset - start)
         while offset < end and (block := src.read(min(end - offset, 1 << 24))):
             dst.write(block)
             offset += len(block)
         dst.write(suffix)
+
+
+PART_MIN_BYTES = 8 * 2**20  # an array smaller than this is read as one part
+SEPARATOR_WINDOW = 1 << 20
+
+
+def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
+    """The offset of a ',' at or after position (and before end) that stands between a
+    '}' and a '{' (whitespace aside): a candidate for where one array element ends."""
+    f.seek(position)
+    window = f.read(min(SEPARATOR_WINDOW, end - position))
+    at = window.find(b"},")
+    while at >= 0:
+        rest = window[at + 2 : at + 2 + 64].lstrip(b" \t\r\n")
+        if rest.startswith(b"{"):
+            return position + at + 1
+        at = window.find(b"},", at + 1)
+    return None
+
+
+def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -> list[Path]:
+    """The JSON array at bytes [start, end) of source as up to `parts` files, each itself
+    an array of consecutive elements, so that DuckDB reads them on several cores.
+
+    Cuts are made at a ',' between '}' and '{'. The parts are only a candidate split:
+    they hold the array's elements in order exactly when every part is a valid JSON
+    array (a cut inside a string or a nested value leaves a part unclosed), which the
+    reader then checks by reading them; if it refuses any, the caller reads the source."""
+    cuts: list[int] = []
+    if end - start >= 2 * PART_MIN_BYTES:
+        with open(source, "rb") as f:
+            for k in range(1, parts):
+                target = start + (end - start) * k // parts
+                cut = _separator_near(f, max(target, cuts[-1] + 1 if cuts else start), end)
+                if cut is not None:
+                    cuts.append(cut)
+    if not cuts and start == 0 and end == source.stat().st_size:
+        return [source]
+    files = []
+    bounds = [start - 1, *cuts, end]  # each part: after one cut up to the next
+    for i in range(len(bounds) - 1):
+        part = scratch / f"part-{i}.json"
+        first, last = i == 0, i == len(bounds) - 2
+        _copy_range(source, part, start if first else bounds[i] + 1, bounds[i + 1] if not last else end,
+                    prefix=b"" if first else b"[", suffix=b"" if last else b"]")  # fmt: skip
+        files.append(part)
+    return files
 
 
 def _read_split_public(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
@@ -195,12 +265,12 @@ def _read_split_public(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
         return False
     start, end = span
     with tempfile.TemporaryDirectory(prefix="s8f-duck-public-") as scratch:
-        header, records = Path(scratch) / "header.json", Path(scratch) / "records.json"
+        header = Path(scratch) / "header.json"
         _copy_range(path, header, 0, start + 1, suffix=b"]\n}\n")
-        _copy_range(path, records, start, end)
+        records = array_parts(path, start, end, Path(scratch), _threads(con))
         read = _read(con, header, "public/public_document", "public/public_decoding")
         if read:
-            con.execute("SET VARIABLE input_path = ?", [str(records)])
+            con.execute("SET VARIABLE input_path = ?", [[str(part) for part in records]])
             try:
                 run_steps(con, ["public/split/public_records"])
             except duckdb.Error:
@@ -214,11 +284,13 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    if not _read_split_public(con, path):
+    read = _read_split_public(con, path)
+    if read:
+        run_steps(con, PUBLIC_STEPS[1:2])
+    if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
         _read_document(con, path, "public", "public/public_decoding")
-        run_steps(con, PUBLIC_STEPS[:1])
-    run_steps(con, PUBLIC_STEPS[1:2])
-    _raise_first_problem(con, path, "public_problems")
+        run_steps(con, PUBLIC_STEPS[:2])
+        _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
     register(con, {"redactions": NO_REDACTIONS})
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")

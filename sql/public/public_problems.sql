@@ -51,8 +51,9 @@ found AS (
     FROM (SELECT record, n, unnest(list_filter(checks, lambda c: c IS NOT NULL)) AS c FROM records)
     UNION ALL
     SELECT record, n, 3, 'number ' || n || ' appears twice'
-    FROM (SELECT record, n, min(record) OVER (PARTITION BY n) AS first_record FROM records WHERE n > 0)
-    WHERE record > first_record
+    FROM (SELECT record, n, min(record) OVER w AS first_record, count(*) OVER w AS copies
+          FROM records WHERE n > 0 WINDOW w AS (PARTITION BY n))
+    WHERE copies > 1 AND coalesce(record > first_record, true)  -- (records read in parts have no positions)
 )
 SELECT
     record,

@@ -1,6 +1,8 @@
 -- SPEC §1: why a raw dump cannot be frozen, one row per problem (record -1: the whole
 -- file), in the order the loader reports them: each record's own problems (found while
 -- typing it, in raw_issues), a number that repeats an earlier record's, too few records.
+-- (A dump read in parts has no record positions: its problems are only counted, and the
+-- loader reads it again whole to name them.)
 CREATE OR REPLACE TABLE raw_problems AS
 WITH found AS (
     SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order,
@@ -11,9 +13,9 @@ WITH found AS (
     FROM (SELECT record, number, unnest(problems) AS c FROM raw_issues WHERE len(problems) > 0)
     UNION ALL
     SELECT record, number, 4, 'number ' || number || ' repeats record ' || first_record
-    FROM (SELECT record, number, min(record) OVER (PARTITION BY number) AS first_record
-          FROM raw_issues WHERE number IS NOT NULL)
-    WHERE record > first_record
+    FROM (SELECT record, number, min(record) OVER w AS first_record, count(*) OVER w AS copies
+          FROM raw_issues WHERE number IS NOT NULL WINDOW w AS (PARTITION BY number))
+    WHERE copies > 1 AND coalesce(record > first_record, true)  -- (no positions: every copy)
 )
 SELECT
     record,

@@ -1,11 +1,13 @@
--- A public corpus's records read straight from its `records` array, copied to a file of
+-- A public corpus's records read straight from its `records` array, copied to files of
 -- its own by the loader (s8f_duck/load.py) when the corpus ends with that array, as every
--- corpus freeze writes does: one row each, record = 0-based position, every field still
--- a JSON value. This streams where public_document parses the whole corpus as one value.
+-- corpus freeze writes does: one row each, every field still a JSON value. This streams
+-- on several cores where public_document parses the whole corpus as one value on one.
+-- Without record positions (numbering the rows would take the reading back to one core):
+-- when public_problems finds a problem, the loader reads the file whole to name it.
 -- DuckDB refuses a record that is not an object or that repeats a key; the loader then
 -- reads the file whole (public_document.sql, or Go's decoding).
 CREATE OR REPLACE TABLE public_records AS
-SELECT ordinality - 1 AS record, 'OBJECT' AS kind, * EXCLUDE (ordinality)
+SELECT NULL::BIGINT AS record, 'OBJECT' AS kind, *
 FROM read_json(
     getvariable('input_path'),
     format = 'array',
@@ -16,4 +18,4 @@ FROM read_json(
         'title_sha256': 'JSON', 'body_sha256': 'JSON'
     },
     maximum_object_size = 268435456
-) WITH ORDINALITY;
+);

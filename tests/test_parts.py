@@ -1,0 +1,102 @@
+"""A large JSON array is read on several cores as several files (load.array_parts).
+Here every array counts as large, so small dumps go through the same path: the tables
+and the problems named must be those of reading the file whole."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import issue
+from test_bad_input import BAD, dump
+from test_public_loading import RECORD, corpus
+
+from s8f_duck import load, steps
+from s8f_duck.errors import UnusableInput
+from s8f_duck.gojson import dumps
+
+
+@pytest.fixture()
+def every_array_is_large(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+
+
+def raw_tables(path: Path) -> list[tuple]:
+    with steps.connect() as con:
+        load.load_raw(con, path, 1)
+        return con.execute("SELECT * FROM raw_issues ORDER BY number").fetchall()
+
+
+@pytest.mark.parametrize("layout", ["compact", "indented", "one per line"])
+def test_parts_hold_the_elements_in_order(tmp_path: Path, every_array_is_large: None, layout: str) -> None:
+    records = [issue(n, body='tricky "},{" and "},\\n{" in a string', labels=["a"]) for n in range(1, 8)]
+    text = {"compact": json.dumps(records), "indented": json.dumps(records, indent=2),
+            "one per line": "[\n" + ",\n".join(json.dumps(r) for r in records) + "\n]\n"}[layout]  # fmt: skip
+    source = tmp_path / "raw.json"
+    source.write_text(text)
+    (tmp_path / "parts").mkdir()
+    parts = load.array_parts(source, 0, source.stat().st_size, tmp_path / "parts", 3)
+    assert len(parts) == 3
+    assert [r for part in parts for r in json.loads(part.read_bytes())] == records
+
+
+def test_a_cut_inside_a_string_is_refused_and_the_dump_read_whole(tmp_path: Path, every_array_is_large: None) -> None:
+    # The only '},' followed by '{' is inside a string: the parts are not valid JSON.
+    records = [issue(1, body="x" * 40 + '},{"number": 99}'), issue(2)]
+    source = tmp_path / "raw.json"
+    source.write_text(json.dumps(records))
+    with steps.connect() as con:
+        load.load_raw(con, source, 1)
+        assert con.execute("SELECT number FROM raw_issues ORDER BY number").fetchall() == [(1,), (2,)]
+
+
+def test_parts_load_the_same_raw_issues(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "raw.json"
+    source.write_text(json.dumps(dump(60), indent=2))
+    whole = raw_tables(source)
+    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    assert raw_tables(source) == whole
+
+
+@pytest.mark.parametrize("case", [c for c in BAD if not isinstance(BAD[c][0], bytes)], ids=str)
+def test_parts_name_the_same_problem(tmp_path: Path, every_array_is_large: None, case: str) -> None:
+    content, message = BAD[case]
+    source = tmp_path / "raw.json"
+    source.write_text(json.dumps(content, indent=2))
+    with steps.connect() as con, pytest.raises(UnusableInput, match=re.escape(message)):
+        load.load_raw(con, source, 50)
+
+
+def public_tables(path: Path) -> tuple[dict[str, Any], list[tuple]]:
+    with steps.connect() as con:
+        header = load.load_public(con, path)
+        return header, con.execute("SELECT * FROM raw_issues ORDER BY number").fetchall()
+
+
+def test_public_records_in_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "public.json"
+    path.write_text(dumps(corpus(*({**RECORD, "id": f"issue-{n}", "number": n} for n in range(1, 9)))))
+    whole = public_tables(path)
+    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    assert public_tables(path) == whole
+
+
+def test_public_problem_in_a_later_part_is_named(tmp_path: Path, every_array_is_large: None) -> None:
+    records = [{**RECORD, "id": f"issue-{n}", "number": n} for n in range(1, 9)]
+    records[6]["title"] = 5
+    path = tmp_path / "public.json"
+    path.write_text(dumps(corpus(*records)))
+    with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[6\] \(number 7\): field 'title'"):
+        load.load_public(con, path)
+
+
+def test_public_repeated_number_in_parts_is_named(tmp_path: Path, every_array_is_large: None) -> None:
+    records = [{**RECORD, "id": f"issue-{n}", "number": n} for n in range(1, 9)]
+    records[6]["number"] = 2
+    path = tmp_path / "public.json"
+    path.write_text(dumps(corpus(*records)))
+    with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[6\] \(number 2\): number 2 appears twice"):
+        load.load_public(con, path)
