@@ -98,5 +98,6 @@ def test_public_repeated_number_in_parts_is_named(tmp_path: Path, every_array_is
     records[6]["number"] = 2
     path = tmp_path / "public.json"
     path.write_text(dumps(corpus(*records)))
-    with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[6\] \(number 2\): number 2 appears twice"):
+    message = r"records\[6\] \(number 2\): number 2 appears twice"
+    with steps.connect() as con, pytest.raises(UnusableInput, match=message):
         load.load_public(con, path)
