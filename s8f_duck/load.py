@@ -211,16 +211,28 @@ SEPARATOR_WINDOW = 1 << 20
 
 def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
     """The offset of a ',' at or after position (and before end) that stands between a
-    '}' and a '{' (whitespace aside): a candidate for where one array element ends."""
+    '}' and a '{' (whitespace aside): a candidate for where one array element ends.
+    Indented JSON puts the array's own elements on lines of the least indentation, so of
+    the candidates followed by a new line the least indented is taken (objects inside an
+    element, such as labels, are indented more); without new lines, the first."""
     f.seek(position)
     window = f.read(min(SEPARATOR_WINDOW, end - position))
+    best: tuple[int, int] | None = None  # (indentation, offset)
     at = window.find(b"},")
     while at >= 0:
-        rest = window[at + 2 : at + 2 + 64].lstrip(b" \t\r\n")
+        gap = window[at + 2 : at + 2 + 256]
+        rest = gap.lstrip(b" \t\r\n")
         if rest.startswith(b"{"):
-            return position + at + 1
+            space = gap[: len(gap) - len(rest)]
+            if b"\n" not in space:
+                best = best or (1 << 30, at)
+            else:
+                indent = len(space) - space.rindex(b"\n") - 1
+                best = min(best or (indent, at), (indent, at))
+                if indent == 0:
+                    break
         at = window.find(b"},", at + 1)
-    return None
+    return None if best is None else position + best[1] + 1
 
 
 def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -> list[Path]:
