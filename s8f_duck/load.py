@@ -167,23 +167,26 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-RECORDS_KEY = b'\n  "records": ['  # a top-level key's line as Go's MarshalIndent writes it
-RECORDS_END = b"\n  ]\n}\n"  # the end of a corpus whose last member is a non-empty records array
-HEADER_LIMIT = 1 << 20
+HEAD_WINDOW = 1 << 20  # where a member array's opening line is looked for
+TAIL_WINDOW = 16 << 20  # where its closing line is looked for (what follows it is small)
 
 
-def _records_span(path: Path) -> tuple[int, int] | None:
-    """Where the `records` array starts and ends when the corpus ends with it (as freeze
-    writes every corpus): the array's first and past-last byte offsets; else None."""
+def _array_member_span(path: Path, key: str) -> tuple[int, int] | None:
+    """Where the top-level array member `key` of a JSON document lies when laid out as
+    Go's MarshalIndent writes it (as freeze writes every artifact): from the '[' ending
+    the line `  "key": [` to the ']' of the last line `  ]` (the document's only other
+    members are small). Its first and past-last byte offsets, or None."""
     size = path.stat().st_size
     with open(path, "rb") as f:
-        head = f.read(HEADER_LIMIT)
-        f.seek(max(size - len(RECORDS_END), 0))
+        head = f.read(HEAD_WINDOW)
+        tail_start = max(size - TAIL_WINDOW, 0)
+        f.seek(tail_start)
         tail = f.read()
-    key = head.find(RECORDS_KEY)
-    if key < 0 or tail != RECORDS_END:
+    opening = f'\n  "{key}": ['.encode()
+    start, close = head.find(opening), tail.rfind(b"\n  ]")
+    if start < 0 or close < 0 or tail_start + close < start:
         return None
-    return key + len(RECORDS_KEY) - 1, size - len(RECORDS_END) + len(b"\n  ]")
+    return start + len(opening) - 1, tail_start + close + len(b"\n  ]")
 
 
 def _copy_range(source: Path, target: Path, start: int, end: int, prefix: bytes = b"", suffix: bytes = b"") -> None:
@@ -264,31 +267,35 @@ def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -
     return files
 
 
-def _read_split_public(con: duckdb.DuckDBPyConnection, path: Path) -> bool:
-    """`public_document` (without records) and `public_records` from a corpus that ends
-    with its records array, read as two files: the rest of the document with the array
-    emptied, and the array itself, which DuckDB then reads record by record instead of
-    parsing the whole corpus as one value. False (nothing loaded) when the corpus has
-    another shape or DuckDB refuses either part: the caller then reads it whole. The
-    two parts are valid JSON exactly when the corpus is: the emptied document closes
-    with "]}" only if the cut is in the top-level records array."""
-    span = _records_span(path) if path.is_file() else None
+def _read_split(con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int) -> bool:
+    """`{kind}_document` and the table of `items` from a document with a large array
+    member `key`, read as separate files: the document with that array emptied (checked
+    like the whole file), and the array itself, in up to `parts` parts, which DuckDB reads
+    element by element instead of parsing the whole document as one value. False
+    (nothing loaded) when the document has another shape or DuckDB refuses a part: the
+    caller then reads it whole. The parts are valid JSON exactly when the document is:
+    putting a valid array in the place of the empty one gives a valid document, and the
+    emptied document is valid only if the cut is at the member's own brackets."""
+    span = _array_member_span(path, key) if path.is_file() else None
     if span is None:
         return False
     start, end = span
-    with tempfile.TemporaryDirectory(prefix="s8f-duck-public-") as scratch:
-        header = Path(scratch) / "header.json"
-        _copy_range(path, header, 0, start + 1, suffix=b"]\n}\n")
-        records = array_parts(path, start, end, Path(scratch), _threads(con))
-        read = _read(con, header, "public/public_document", "public/public_decoding")
+    with tempfile.TemporaryDirectory(prefix=f"s8f-duck-{kind}-") as scratch:
+        emptied = Path(scratch) / "emptied.json"
+        _copy_range(path, emptied, 0, start + 1, suffix=b"]")
+        with open(emptied, "ab") as out, open(path, "rb") as rest:
+            rest.seek(end)
+            out.write(rest.read())
+        elements = array_parts(path, start, end, Path(scratch), parts)
+        read = _read(con, emptied, f"{kind}/{kind}_document", f"{kind}/{kind}_decoding")
         if read:
-            con.execute("SET VARIABLE input_path = ?", [[str(part) for part in records]])
+            con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
             try:
-                run_steps(con, ["public/split/public_records"])
+                run_steps(con, [f"{kind}/split/{items}"])
             except duckdb.Error:
                 read = False
     if not read:
-        drop(con, "public_document", "public_decoding", "public_records")
+        drop(con, f"{kind}_document", f"{kind}_decoding", items)
     return read
 
 
@@ -296,7 +303,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    read = _read_split_public(con, path)
+    read = _read_split(con, path, "public", "records", "public_records", _threads(con))
     if read:
         run_steps(con, PUBLIC_STEPS[1:2])
     if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
@@ -314,8 +321,10 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
     returns the corpus digest it is bound to."""
     run_steps(con, ["macros"])
-    _read_document(con, path, "bundle", "bundle/bundle_decoding")
-    run_steps(con, BUNDLE_STEPS[:2])
+    if not _read_split(con, path, "bundle", "answers", "bundle_items", 1):  # 1: positions count in grading
+        _read_document(con, path, "bundle", "bundle/bundle_decoding")
+        run_steps(con, BUNDLE_STEPS[:1])
+    run_steps(con, BUNDLE_STEPS[1:2])
     _raise_first_problem(con, path, "bundle_problems")
     run_steps(con, BUNDLE_STEPS[2:])
     header = rows(con, "SELECT * FROM bundle_header")[0]

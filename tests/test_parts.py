@@ -114,3 +114,15 @@ def test_public_repeated_number_in_parts_is_named(tmp_path: Path, every_array_is
     message = r"records\[6\] \(number 2\): number 2 appears twice"
     with steps.connect() as con, pytest.raises(UnusableInput, match=message):
         load.load_public(con, path)
+
+
+@pytest.mark.parametrize("large", [False, True], ids=["one part", "parts"])
+def test_public_null_record_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, large: bool) -> None:
+    # DuckDB reads a null element as a row of nulls, like {}; the problems it causes send
+    # the corpus to the whole reading, which tells the two apart.
+    if large:
+        monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    path = tmp_path / "public.json"
+    path.write_text(dumps(corpus(RECORD, None, {**RECORD, "id": "issue-8", "number": 8})))  # type: ignore[arg-type]
+    with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[1\]: expected an object, got null"):
+        load.load_public(con, path)

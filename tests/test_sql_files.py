@@ -15,7 +15,7 @@ ALL_STEPS = sorted(
         *steps.FREEZE_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
-        "public/split/public_records", "raw/parts/raw_fields",
+        "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",
         "public/decoded/public_document", "bundle/bundle_document", "bundle/bundle_decoding",
         "bundle/decoded/bundle_document",
     }

@@ -1,0 +1,61 @@
+"""An answer bundle or submission laid out as freeze writes it is read in two parts (the
+document with its answers emptied, then the answers array, numbered); any other layout
+is read whole. Both readings must load the same tables."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import S8F_ANSWERS, needs_s8f
+
+from s8f_duck import load, steps
+from s8f_duck.gojson import dumps
+
+TABLES = ("answers", "state_counts", "label_counts", "newest_issue_ids", "most_recently_updated_issue_ids")
+
+
+def bundle_tables(path: Path, split: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, list[tuple]]]:
+    used: list[bool] = []
+    real = load._read_split
+
+    def spy(con: Any, p: Path, *args: Any) -> bool:
+        used.append(real(con, p, *args) if split else False)
+        return used[-1]
+
+    monkeypatch.setattr(load, "_read_split", spy)
+    with steps.connect() as con:
+        corpus = load.load_bundle(con, path, "", None)
+        tables = {name: con.execute(f"SELECT * FROM {name} ORDER BY ALL").fetchall() for name in TABLES}
+    assert used == [split]
+    return corpus, tables
+
+
+def submission() -> dict[str, Any]:
+    answer = {"id": "issue-1", "split": "test", "state": "OPEN", "labels": ["bug"], "references": [2],
+              "duplicate_targets": [], "scope_contradictions": ["conflict"]}  # fmt: skip
+    return {
+        "schema": "fak-microcontext-submission/1",
+        "corpus_sha256": "abc",
+        "answers": [answer, None, {**answer, "id": "issue-2", "labels": None}, {**answer, "state": "CLOSED"}],
+        "aggregates": {"state_counts": {"OPEN": 1}, "label_counts": {"bug": 2}, "newest_issue_ids": ["issue-2"],
+                       "most_recently_updated_issue_ids": ["issue-1"]},  # fmt: skip
+    }
+
+
+@pytest.mark.parametrize("layout", ["canonical", "indent 2"])
+def test_both_readings_load_the_same_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
+    path = tmp_path / "submission.json"
+    path.write_text(dumps(submission()) if layout == "canonical" else json.dumps(submission(), indent=2))
+    split = bundle_tables(path, True, monkeypatch)
+    assert split == bundle_tables(path, False, monkeypatch)
+    assert [row[1] for row in split[1]["answers"]] == ["issue-1", "", "issue-2", "issue-1"]  # null: the zero value
+
+
+@needs_s8f
+def test_both_readings_load_the_same_s8f_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    split = bundle_tables(S8F_ANSWERS, True, monkeypatch)
+    assert split == bundle_tables(S8F_ANSWERS, False, monkeypatch)
+    assert len(split[1]["answers"]) == 1000
