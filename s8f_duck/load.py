@@ -31,16 +31,16 @@ PUBLIC_STEPS = (
 )
 BUNDLE_STEPS = (
     "bundle/bundle_items",
+    "bundle/bundle_answers",
     "bundle/bundle_problems",
     "bundle/bundle_header",
-    "bundle/bundle_answers",
     "bundle/bundle_state_counts",
     "bundle/bundle_label_counts",
     "bundle/bundle_newest_issue_ids",
     "bundle/bundle_most_recently_updated_issue_ids",
 )
 # What load_bundle leaves, each as `{prefix}{name}` (from sql/bundle/bundle_{name}.sql).
-BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in BUNDLE_STEPS[3:])
+BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDLE_STEPS[1], *BUNDLE_STEPS[4:]))
 NO_REDACTIONS = pa.table({"rule": pa.array([], pa.int64()), "pattern": pa.array([], pa.string())})
 
 
@@ -324,9 +324,10 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     if not _read_split(con, path, "bundle", "answers", "bundle_items", 1):  # 1: positions count in grading
         _read_document(con, path, "bundle", "bundle/bundle_decoding")
         run_steps(con, BUNDLE_STEPS[:1])
-    run_steps(con, BUNDLE_STEPS[1:2])
+    run_steps(con, BUNDLE_STEPS[1:3])
     _raise_first_problem(con, path, "bundle_problems")
-    run_steps(con, BUNDLE_STEPS[2:])
+    con.execute("ALTER TABLE bundle_answers DROP COLUMN problems")
+    run_steps(con, BUNDLE_STEPS[3:])
     header = rows(con, "SELECT * FROM bundle_header")[0]
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")

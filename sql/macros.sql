@@ -55,6 +55,21 @@ CREATE OR REPLACE MACRO json_is_int64(v) AS
 CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS
     coalesce(json_type(v) = 'OBJECT' AND len(json_keys(v)) <> len(list_distinct(json_keys(v))), false);
 
+-- SPEC §7/§8: what is wrong with a list field (value) of an answer or the aggregates, as
+-- {o: check order, p: message} items: not an array (null is the empty list), or an
+-- element that is neither null nor of the element type ('string' or 'integer'). items is
+-- value cast to JSON[] when it is an array, computed once by the caller.
+CREATE OR REPLACE MACRO list_problems(o, place, value, items, element) AS
+    CASE WHEN NOT (json_is_array(value) OR json_is_null(value))
+        THEN [{'o': o, 'p': place || ' must be an array, got ' || json_kind(value)}]
+        ELSE list_filter(coalesce(list_transform(items, lambda x, i:
+            CASE WHEN NOT json_is_null(x)
+                    AND NOT CASE element WHEN 'string' THEN json_is_string(x) ELSE json_is_int64(x) END
+                THEN {'o': o, 'p': place || '[' || (i - 1) || '] must be '
+                    || CASE element WHEN 'string' THEN 'a string' ELSE 'an integer' END || ', got ' || json_kind(x)}
+            END), []), lambda c: c IS NOT NULL)
+    END;
+
 -- SPEC §1/§6 timestamps, as Go's strict RFC 3339 parser reads them:
 -- YYYY-MM-DDTHH:MM:SS[.digits](Z|+hh:mm|-hh:mm), day checked against the month, fraction
 -- digits past the ninth dropped. rfc3339 returns NULL for anything else; otherwise the

@@ -1,35 +1,15 @@
 -- SPEC §7/§8: why a document cannot be graded as an answer bundle or a submission, one
--- row per problem in the order the loader reports them. Types are checked as Go would
--- decode them into the reference's structs: null is the zero value (empty list or
--- string, 0); a number where a string belongs, or a fraction where an integer belongs,
--- is unusable.
+-- row per problem in the order the loader reports them: the document's own fields, each
+-- answer's problems (found while typing it, in bundle_answers), the aggregates. Types
+-- are checked as Go would decode them into the reference's structs: null is the zero
+-- value (empty list or string, 0); a number where a string belongs, or a fraction where
+-- an integer belongs, is unusable.
 CREATE OR REPLACE TABLE bundle_problems AS
 WITH
 doc AS (SELECT * FROM bundle_document),
-answers AS (
-    SELECT *, 'answers[' || pos || ']' || CASE WHEN json_is_string(id) AND (id->>'$') <> ''
-        THEN ' (id ''' || (id->>'$') || ''')' ELSE '' END AS place
-    FROM bundle_items
-),
-objects AS (SELECT * FROM answers WHERE kind = 'OBJECT'),
-scalars(pos, check_order, place, value) AS (
-    SELECT pos, 2, place || '.id', id FROM objects
-    UNION ALL SELECT pos, 3, place || '.split', split FROM objects
-    UNION ALL SELECT pos, 4, place || '.state', state FROM objects
-),
-lists(pos, check_order, place, value, element) AS (
-    SELECT pos, 5, place || '.labels', labels, 'string' FROM objects
-    UNION ALL SELECT pos, 6, place || '.references', "references", 'integer' FROM objects
-    UNION ALL SELECT pos, 7, place || '.duplicate_targets', duplicate_targets, 'integer' FROM objects
-    UNION ALL SELECT pos, 8, place || '.scope_contradictions', scope_contradictions, 'string' FROM objects
-    UNION ALL SELECT 1e18::BIGINT, 3, 'aggregates.newest_issue_ids', aggregates->'newest_issue_ids', 'string' FROM doc
-    UNION ALL SELECT 1e18::BIGINT, 4, 'aggregates.most_recently_updated_issue_ids',
-        aggregates->'most_recently_updated_issue_ids', 'string' FROM doc
-),
-elements AS (
-    SELECT pos, check_order, place || '[' || (generate_subscripts(items, 1) - 1) || ']' AS place,
-           unnest(items) AS value, element
-    FROM (SELECT *, CAST(value AS JSON[]) AS items FROM lists WHERE json_is_array(value))
+lists(check_order, place, value) AS (
+    SELECT 3, 'aggregates.newest_issue_ids', aggregates->'newest_issue_ids' FROM doc
+    UNION ALL SELECT 4, 'aggregates.most_recently_updated_issue_ids', aggregates->'most_recently_updated_issue_ids' FROM doc
 ),
 maps(check_order, place, value) AS (
     SELECT 1, 'aggregates.state_counts', aggregates->'state_counts' FROM doc
@@ -48,20 +28,11 @@ found AS (
     SELECT -1, 2, 'answers must be an array, got ' || json_type_name(answers_kind)
     FROM doc WHERE kind = 'OBJECT' AND answers_kind NOT IN ('ARRAY', 'NULL')
     UNION ALL
-    SELECT pos, 1, place || ' must be an object, got ' || json_type_name(kind)
-    FROM answers WHERE kind NOT IN ('OBJECT', 'NULL')
+    SELECT pos, c.o, c.p
+    FROM (SELECT pos, unnest(problems) AS c FROM bundle_answers WHERE len(problems) > 0)
     UNION ALL
-    SELECT pos, check_order, place || ' must be a string, got ' || json_kind(value)
-    FROM scalars WHERE NOT (json_is_string(value) OR json_is_null(value))
-    UNION ALL
-    SELECT pos, check_order, place || ' must be an array, got ' || json_kind(value)
-    FROM lists WHERE NOT (json_is_array(value) OR json_is_null(value))
-    UNION ALL
-    SELECT pos, check_order, place || ' must be ' || CASE element WHEN 'string' THEN 'a string' ELSE 'an integer' END
-        || ', got ' || json_kind(value)
-    FROM elements
-    WHERE NOT json_is_null(value)
-      AND NOT CASE element WHEN 'string' THEN json_is_string(value) ELSE json_is_int64(value) END
+    SELECT 1e18::BIGINT, c.o, c.p
+    FROM (SELECT unnest(list_problems(check_order, place, value, TRY_CAST(value AS JSON[]), 'string')) AS c FROM lists)
     UNION ALL
     SELECT 1e18::BIGINT - 1, 0, 'field ''aggregates'' must be an object, got ' || json_kind(aggregates)
     FROM doc WHERE kind = 'OBJECT' AND NOT (json_is_object(aggregates) OR json_is_null(aggregates))
