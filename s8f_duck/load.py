@@ -1,5 +1,5 @@
 """Input files into DuckDB tables; the checks and the typing are the SQL under sql/raw,
-sql/document, sql/public and sql/bundle.
+sql/public and sql/bundle.
 
 JSON is read by DuckDB's own reader. Where it refuses the bytes (invalid UTF-8, a lone
 UTF-16 surrogate, not JSON at all) or where Go would read them differently (a repeated
@@ -10,16 +10,16 @@ key: Go keeps the last value), the file is decoded in Python exactly as Go does
 from __future__ import annotations
 
 import json
-import os
 import tempfile
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import duckdb
 import pyarrow as pa
 
 from . import gojson
 from .errors import UnusableInput
+from .split import array_member_span, array_parts, copy_range
 from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 
 RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")
@@ -167,106 +167,6 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-HEAD_WINDOW = 1 << 20  # where a member array's opening line is looked for
-TAIL_WINDOW = 16 << 20  # where its closing line is looked for (what follows it is small)
-
-
-def _array_member_span(path: Path, key: str) -> tuple[int, int] | None:
-    """Where the top-level array member `key` of a JSON document lies when laid out as
-    Go's MarshalIndent writes it (as freeze writes every artifact): from the '[' ending
-    the line `  "key": [` to the ']' of the last line `  ]` (the document's only other
-    members are small). Its first and past-last byte offsets, or None."""
-    size = path.stat().st_size
-    with open(path, "rb") as f:
-        head = f.read(HEAD_WINDOW)
-        tail_start = max(size - TAIL_WINDOW, 0)
-        f.seek(tail_start)
-        tail = f.read()
-    opening = f'\n  "{key}": ['.encode()
-    start, close = head.find(opening), tail.rfind(b"\n  ]")
-    if start < 0 or close < 0 or tail_start + close < start:
-        return None
-    return start + len(opening) - 1, tail_start + close + len(b"\n  ]")
-
-
-def _copy_range(source: Path, target: Path, start: int, end: int, prefix: bytes = b"", suffix: bytes = b"") -> None:
-    """prefix, bytes [start, end) of source, then suffix, as target (copied in the kernel
-    where it can)."""
-    with open(source, "rb") as src, open(target, "wb", buffering=0) as dst:
-        dst.write(prefix)
-        offset = start
-        try:
-            while offset < end and (copied := os.copy_file_range(src.fileno(), dst.fileno(), end - offset, offset)):
-                offset += copied
-        except OSError:  # not supported here: copy through Python
-            pass
-        src.seek(offset)
-        dst.seek(len(prefix) + offset - start)
-        while offset < end and (block := src.read(min(end - offset, 1 << 24))):
-            dst.write(block)
-            offset += len(block)
-        dst.write(suffix)
-
-
-PART_MIN_BYTES = 8 * 2**20  # an array smaller than this is read as one part
-SEPARATOR_WINDOW = 1 << 20
-
-
-def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
-    """The offset of a ',' at or after position (and before end) that stands between a
-    '}' and a '{' (whitespace aside): a candidate for where one array element ends.
-    Indented JSON puts the array's own elements on lines of the least indentation, so of
-    the candidates followed by a new line the least indented is taken (objects inside an
-    element, such as labels, are indented more); without new lines, the first."""
-    f.seek(position)
-    window = f.read(min(SEPARATOR_WINDOW, end - position))
-    best: tuple[int, int] | None = None  # (indentation, offset)
-    at = window.find(b"},")
-    while at >= 0:
-        gap = window[at + 2 : at + 2 + 256]
-        rest = gap.lstrip(b" \t\r\n")
-        if rest.startswith(b"{"):
-            space = gap[: len(gap) - len(rest)]
-            if b"\n" not in space:
-                best = best or (1 << 30, at)
-            else:
-                indent = len(space) - space.rindex(b"\n") - 1
-                best = min(best or (indent, at), (indent, at))
-                if indent == 0:
-                    break
-        at = window.find(b"},", at + 1)
-    return None if best is None else position + best[1] + 1
-
-
-def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -> list[Path]:
-    """The JSON array at bytes [start, end) of source as up to `parts` files, each itself
-    an array of consecutive elements, so that DuckDB reads them on several cores.
-
-    Cuts are made at a ',' between '}' and '{'. The parts are only a candidate split:
-    they hold the array's elements in order exactly when every part is a valid JSON
-    array (a cut inside a string or a nested value leaves a part unclosed), which the
-    reader then checks by reading them; if it refuses any, the caller reads the source."""
-    cuts: list[int] = []
-    if end - start >= 2 * PART_MIN_BYTES:
-        with open(source, "rb") as f:
-            for k in range(1, parts):
-                target = start + (end - start) * k // parts
-                cut = _separator_near(f, max(target, cuts[-1] + 1 if cuts else start), end)
-                if cut is not None:
-                    cuts.append(cut)
-    if not cuts and start == 0 and end == source.stat().st_size:
-        return [source]
-    files = []
-    bounds = [start - 1, *cuts, end]  # each part: after one cut up to the next
-    for i in range(len(bounds) - 1):
-        part = scratch / f"part-{i}.json"
-        first, last = i == 0, i == len(bounds) - 2
-        _copy_range(source, part, start if first else bounds[i] + 1, bounds[i + 1] if not last else end,
-                    prefix=b"" if first else b"[", suffix=b"" if last else b"]")  # fmt: skip
-        files.append(part)
-    return files
-
-
 def _read_split(con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int) -> bool:
     """`{kind}_document` and the table of `items` from a document with a large array
     member `key`, read as separate files: the document with that array emptied (checked
@@ -276,13 +176,13 @@ def _read_split(con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str,
     caller then reads it whole. The parts are valid JSON exactly when the document is:
     putting a valid array in the place of the empty one gives a valid document, and the
     emptied document is valid only if the cut is at the member's own brackets."""
-    span = _array_member_span(path, key) if path.is_file() else None
+    span = array_member_span(path, key) if path.is_file() else None
     if span is None:
         return False
     start, end = span
     with tempfile.TemporaryDirectory(prefix=f"s8f-duck-{kind}-") as scratch:
         emptied = Path(scratch) / "emptied.json"
-        _copy_range(path, emptied, 0, start + 1, suffix=b"]")
+        copy_range(path, emptied, 0, start + 1, suffix=b"]")
         with open(emptied, "ab") as out, open(path, "rb") as rest:
             rest.seek(end)
             out.write(rest.read())

@@ -1,4 +1,4 @@
-"""A large JSON array is read on several cores as several files (load.array_parts).
+"""A large JSON array is read on several cores as several files (split.array_parts).
 Here every array counts as large, so small dumps go through the same path: the tables
 and the problems named must be those of reading the file whole."""
 
@@ -14,14 +14,14 @@ from conftest import issue
 from test_bad_input import BAD, dump
 from test_public_loading import RECORD, corpus
 
-from s8f_duck import load, steps
+from s8f_duck import load, split, steps
 from s8f_duck.errors import UnusableInput
 from s8f_duck.gojson import dumps
 
 
 @pytest.fixture()
 def every_array_is_large(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
 
 
 def raw_tables(path: Path) -> list[tuple]:
@@ -46,7 +46,7 @@ def test_parts_hold_the_elements_in_order(tmp_path: Path, every_array_is_large: 
     source = tmp_path / "raw.json"
     source.write_text(text)
     (tmp_path / "parts").mkdir()
-    parts = load.array_parts(source, 0, source.stat().st_size, tmp_path / "parts", 3)
+    parts = split.array_parts(source, 0, source.stat().st_size, tmp_path / "parts", 3)
     assert len(parts) == 3
     assert [r for part in parts for r in json.loads(part.read_bytes())] == records
 
@@ -70,7 +70,7 @@ def test_parts_load_the_same_raw_issues(tmp_path: Path, monkeypatch: pytest.Monk
     source = tmp_path / "raw.json"
     source.write_text(LAYOUTS[layout](records))
     whole = raw_tables(source)
-    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
     assert raw_tables(source) == whole
 
 
@@ -93,7 +93,7 @@ def test_public_records_in_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     path = tmp_path / "public.json"
     path.write_text(dumps(corpus(*({**RECORD, "id": f"issue-{n}", "number": n} for n in range(1, 9)))))
     whole = public_tables(path)
-    monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
     assert public_tables(path) == whole
 
 
@@ -121,7 +121,7 @@ def test_public_null_record_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyP
     # DuckDB reads a null element as a row of nulls, like {}; the problems it causes send
     # the corpus to the whole reading, which tells the two apart.
     if large:
-        monkeypatch.setattr(load, "PART_MIN_BYTES", 0)
+        monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
     path = tmp_path / "public.json"
     path.write_text(dumps(corpus(RECORD, None, {**RECORD, "id": "issue-8", "number": 8})))  # type: ignore[arg-type]
     with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[1\]: expected an object, got null"):
