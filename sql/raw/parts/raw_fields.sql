@@ -1,4 +1,4 @@
--- SPEC §1: raw_fields.sql for a dump cut into several files (load.array_parts), read
+-- SPEC §1: raw_fields.sql for a dump cut into several files (split.array_parts), read
 -- on several cores: without record positions, since numbering the rows (WITH
 -- ORDINALITY) would make DuckDB read them on one. Records need positions only to name
 -- them in a problem; when raw_problems finds one, the loader reads the dump again through
