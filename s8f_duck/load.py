@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from . import gojson
 from .errors import UnusableInput
@@ -41,7 +40,6 @@ BUNDLE_STEPS = (
 )
 # What load_bundle leaves, each as `{prefix}{name}` (from sql/bundle/bundle_{name}.sql).
 BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDLE_STEPS[1], *BUNDLE_STEPS[4:]))
-NO_REDACTIONS = pa.table({"rule": pa.array([], pa.int64()), "pattern": pa.array([], pa.string())})
 
 
 def read_json_file(path: Path) -> Any:
@@ -71,6 +69,8 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | No
 
 def _fill(con: duckdb.DuckDBPyConnection, table: str, values: list[tuple[int, Any]]) -> None:
     """Put Go-decoded JSON values into `table` (record, j), re-encoded as clean JSON."""
+    import pyarrow as pa  # only for inputs DuckDB refused: the usual path never loads pyarrow here
+
     incoming = pa.table(
         {
             "record": pa.array([r for r, _ in values], pa.int64()),
@@ -211,7 +211,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
         run_steps(con, PUBLIC_STEPS[:2])
         _raise_first_problem(con, path, "public_problems")
     run_steps(con, PUBLIC_STEPS[2:])
-    register(con, {"redactions": NO_REDACTIONS})
+    con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR)")  # none: the text is scrubbed
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")
     return rows(con, "SELECT * FROM public_header")[0]
 
