@@ -1,4 +1,4 @@
--- SPEC §6/§7: the per-record answers of a bundle or submission, in file order (pos);
+-- SPEC §6/§7: the per-record answers of a bundle or submission, pos = file order;
 -- null is the zero value: '' for strings, [] for lists, '' or 0 for list elements.
 -- Each answer is typed and checked in the same pass: `problems` lists {o: check order,
 -- p: message} for bundle_problems, as Go would fail to decode the answer into the
@@ -43,5 +43,4 @@ SELECT
             || list_problems(7, place || '.duplicate_targets', duplicate_targets, duplicate_items, 'integer')
             || list_problems(8, place || '.scope_contradictions', scope_contradictions, contradiction_items, 'string')
     END AS problems
-FROM items
-ORDER BY pos;
+FROM items;
