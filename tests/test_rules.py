@@ -350,6 +350,14 @@ def test_custom_redaction_map_replaces_default_and_applies_in_order(
     assert (frozen["report"]["scrubbed_matches"], frozen["report"]["scrubbed_records"]) == (matches, 1)
 
 
+def test_empty_redaction_map_changes_nothing(tmp_path: Path) -> None:
+    redactions = tmp_path / "redactions.json"
+    redactions.write_text("[]", encoding="utf-8")
+    frozen = freeze_dump(tmp_path, [issue(1, title="Samsung", body="dgx1")], "--redactions", str(redactions))
+    assert (record(frozen, 1)["title"], record(frozen, 1)["body"]) == ("Samsung", "dgx1")
+    assert (frozen["report"]["scrubbed_matches"], frozen["report"]["scrubbed_records"]) == (0, 0)
+
+
 # --- §5 aggregates ---------------------------------------------------------------------
 
 
