@@ -24,9 +24,9 @@ from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")
 PUBLIC_STEPS = (
     "public/public_records",
+    "public/raw_issues",
     "public/public_problems",
     "public/public_header",
-    "public/raw_issues",
 )
 BUNDLE_STEPS = (
     "bundle/bundle_items",
@@ -205,12 +205,14 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     run_steps(con, ["macros"])
     read = _read_split(con, path, "public", "records", "public_records", _threads(con))
     if read:
-        run_steps(con, PUBLIC_STEPS[1:2])
+        run_steps(con, PUBLIC_STEPS[1:3])
     if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
         _read_document(con, path, "public", "public/public_decoding")
-        run_steps(con, PUBLIC_STEPS[:2])
+        run_steps(con, PUBLIC_STEPS[:3])
         _raise_first_problem(con, path, "public_problems")
-    run_steps(con, PUBLIC_STEPS[2:])
+    con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
+    con.execute("ALTER TABLE raw_issues DROP COLUMN record")
+    run_steps(con, PUBLIC_STEPS[3:])
     con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR)")  # none: the text is scrubbed
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")
     return rows(con, "SELECT * FROM public_header")[0]

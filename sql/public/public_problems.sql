@@ -1,35 +1,9 @@
 -- SPEC §6: why a file cannot be read as a public corpus, one row per problem, in the
--- order the loader reports them. Each record's checks are one list built in a single
--- pass, so no step holds a copy of the texts.
+-- order the loader reports them: the document's own fields, each record's problems
+-- (found while typing it, in raw_issues), a number that appears twice.
 CREATE OR REPLACE TABLE public_problems AS
 WITH
 doc AS (SELECT * FROM public_document),
-records AS (
-    SELECT
-        record,
-        CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN CAST(number->>'$' AS BIGINT) END AS n,
-        CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || json_type_name(kind)}]
-        ELSE list_concat(
-            [CASE WHEN NOT json_is_int64(number) OR CAST(number->>'$' AS BIGINT) <= 0
-                THEN {'o': 2, 'p': 'field ''number'' must be a positive integer'} END],
-            list_transform(
-                [{'f': 'id', 'v': id}, {'f': 'split', 'v': split}, {'f': 'title', 'v': title}, {'f': 'body', 'v': body},
-                 {'f': 'url', 'v': url}, {'f': 'state', 'v': state}, {'f': 'title_sha256', 'v': title_sha256},
-                 {'f': 'body_sha256', 'v': body_sha256}],
-                lambda s, i: CASE WHEN NOT json_is_string(s.v)
-                    THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || json_kind(s.v)} END
-            ),
-            [
-                timestamp_problem(12, 'created_at', created_at, rfc3339(created_at->>'$'), false),
-                timestamp_problem(13, 'updated_at', updated_at, rfc3339(updated_at->>'$'), false),
-                timestamp_problem(14, 'closed_at', closed_at, rfc3339(closed_at->>'$'), true),
-                CASE WHEN NOT json_is_null(labels) AND (NOT json_is_array(labels)
-                        OR NOT list_bool_and(list_transform(CAST(labels AS JSON[]), lambda l: json_is_string(l))))
-                    THEN {'o': 15, 'p': 'field ''labels'' must be null or an array of strings'} END
-            ]
-        ) END AS checks
-    FROM public_records
-),
 found AS (
     SELECT -1 AS record, NULL::BIGINT AS n, 0 AS check_order, 'expected a JSON object, got ' || json_type_name(kind) AS problem
     FROM doc WHERE kind <> 'OBJECT'
@@ -47,12 +21,12 @@ found AS (
     SELECT -1, NULL, 3, 'field ''records'' must be an array, got ' || json_type_name(records_kind)
     FROM doc WHERE kind = 'OBJECT' AND records_kind <> 'ARRAY'
     UNION ALL
-    SELECT record, n, c.o, c.p
-    FROM (SELECT record, n, unnest(list_filter(checks, lambda c: c IS NOT NULL)) AS c FROM records)
+    SELECT record, number, c.o, c.p
+    FROM (SELECT record, number, unnest(problems) AS c FROM raw_issues WHERE len(problems) > 0)
     UNION ALL
-    SELECT record, n, 3, 'number ' || n || ' appears twice'
-    FROM (SELECT record, n, min(record) OVER w AS first_record, count(*) OVER w AS copies
-          FROM records WHERE n > 0 WINDOW w AS (PARTITION BY n))
+    SELECT record, number, 3, 'number ' || number || ' appears twice'
+    FROM (SELECT record, number, min(record) OVER w AS first_record, count(*) OVER w AS copies
+          FROM raw_issues WHERE number > 0 WINDOW w AS (PARTITION BY number))
     WHERE copies > 1 AND coalesce(record > first_record, true)  -- (records read in parts have no positions)
 )
 SELECT

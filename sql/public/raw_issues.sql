@@ -1,9 +1,18 @@
 -- A public corpus read back as freeze input: its records become raw_issues (their text is
 -- already scrubbed; verify, baseline and explore then run freeze's own SQL on them).
+-- Each record is typed and checked in the same pass (SPEC §6 types): `problems` lists
+-- {o: check order, p: message} for public_problems, and the loader stops before any
+-- later step when one is found. (TRY_CAST: the typed columns of a record with problems
+-- are never used, but must not fail the statement.)
 CREATE OR REPLACE TABLE raw_issues AS
 WITH fields AS (
     SELECT
-        CAST(number->>'$' AS BIGINT) AS number,
+        record, kind, number AS number_json, created_at AS created_json, updated_at AS updated_json,
+        closed_at AS closed_json, labels AS labels_json,
+        [{'f': 'id', 'v': id}, {'f': 'split', 'v': split}, {'f': 'title', 'v': title}, {'f': 'body', 'v': body},
+         {'f': 'url', 'v': url}, {'f': 'state', 'v': state}, {'f': 'title_sha256', 'v': title_sha256},
+         {'f': 'body_sha256', 'v': body_sha256}] AS strings,
+        CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
         title->>'$' AS title,
         body->>'$' AS body,
         state->>'$' AS state,
@@ -11,12 +20,26 @@ WITH fields AS (
         rfc3339(created_at->>'$') AS created,
         rfc3339(updated_at->>'$') AS updated,
         rfc3339(closed_at->>'$') AS closed,
-        CASE WHEN json_is_array(labels) THEN CAST(labels AS VARCHAR[]) END AS label_names
+        CASE WHEN json_is_array(labels) THEN TRY_CAST(labels AS JSON[]) END AS label_values
     FROM public_records
 )
 SELECT
-    number, title, body, state, url,
+    record, number, title, body, state, url,
     created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
-    closed.text AS closed_at, coalesce(label_names, []) AS label_names
+    closed.text AS closed_at, coalesce(list_transform(label_values, lambda l: l->>'$'), []) AS label_names,
+    CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || json_type_name(kind)}]
+    ELSE list_filter(list_concat(
+        [CASE WHEN number IS NULL OR number <= 0 THEN {'o': 2, 'p': 'field ''number'' must be a positive integer'} END],
+        list_transform(strings, lambda s, i: CASE WHEN NOT json_is_string(s.v)
+            THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || json_kind(s.v)} END),
+        [
+            timestamp_problem(12, 'created_at', created_json, created, false),
+            timestamp_problem(13, 'updated_at', updated_json, updated, false),
+            timestamp_problem(14, 'closed_at', closed_json, closed, true),
+            CASE WHEN NOT json_is_null(labels_json) AND (NOT json_is_array(labels_json)
+                    OR NOT list_bool_and(list_transform(label_values, lambda l: json_is_string(l))))
+                THEN {'o': 15, 'p': 'field ''labels'' must be null or an array of strings'} END
+        ]
+    ), lambda c: c IS NOT NULL) END AS problems
 FROM fields;
