@@ -115,7 +115,7 @@ def stream_chunks(
     concatenation, so the rows are never turned into Python strings. The needles are
     searched for by DuckDB in the chunks it hands over (no second read of the file)."""
     import pyarrow as pa  # here, not at the top: importing it costs 0.1 s that grade never needs
-    import pyarrow.compute as pc
+    pass
 
     ranges: list[dict[str, object]] = [{}]  # one range, all rows: no need to know the numbers first
     where = ""
@@ -145,7 +145,7 @@ def stream_chunks(
             ends = memoryview(offsets).cast(width)
             writer.write_bytes(memoryview(data)[ends[column.offset] : ends[column.offset + len(column)]])
             rows_written += len(column)
-            if pc.any(record_batch.column(1)).as_py():
+            if record_batch.column(1).true_count:
                 for chunk in column.filter(record_batch.column(1)).to_pylist():
                     found.update((needle, True) for needle in needles if needle in chunk)
     return rows_written, found

@@ -233,6 +233,14 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     header = rows(con, "SELECT * FROM bundle_header")[0]
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
+    if expect_schema is not None:  # an answer bundle: one answer per record (the grade pairs them by id)
+        repeat = con.execute(
+            "SELECT id, list(pos ORDER BY pos)[1:2] FROM bundle_answers GROUP BY id HAVING count(*) > 1 "
+            "ORDER BY min(pos) LIMIT 1"
+        ).fetchall()
+        if repeat:
+            (rid, (first, second)) = repeat[0]
+            raise UnusableInput(f"{path}: answers[{second}] repeats the id {rid!r} of answers[{first}]")
     (schema,) = con.execute("SELECT current_schema()").fetchall()[0]  # never fall through to main
     for name in BUNDLE_TABLES:
         con.execute(f'DROP TABLE IF EXISTS "{schema}"."{prefix}{name}"')

@@ -68,6 +68,7 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/citation_errors",
     "grade/gold_facts",
     "grade/submitted_facts",
+    "grade/answer_pairs",
     "grade/fact_errors",
     "grade/record_results",
     "grade/aggregate_errors",

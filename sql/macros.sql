@@ -52,6 +52,18 @@ CREATE OR REPLACE MACRO json_is_array(v) AS coalesce(json_head(v) = '[', false);
 CREATE OR REPLACE MACRO json_is_object(v) AS coalesce(json_head(v) = '{', false);
 CREATE OR REPLACE MACRO json_is_int64(v) AS
     coalesce(regexp_full_match(CAST(v AS VARCHAR), '-?[0-9]+') AND TRY_CAST(CAST(v AS VARCHAR) AS BIGINT) IS NOT NULL, false);
+-- SPEC §7/§8: how an answer is named in messages: its position, and its id if it has one.
+CREATE OR REPLACE MACRO answer_place(pos, id) AS
+    'answers[' || pos || ']' || CASE WHEN json_is_string(id) AND (id->>'$') <> ''
+        THEN ' (id ''' || (id->>'$') || ''')' ELSE '' END;
+-- Fast checks on a value's minified text that it certainly decodes as Go would want it
+-- (null or missing; a list of strings or nulls; a list of nulls or integers of at most 18
+-- digits, so within int64). A value that fails one is checked in full, for its message.
+CREATE OR REPLACE MACRO json_surely_string(v) AS coalesce(json_head(v) IN ('"', 'n'), true);
+CREATE OR REPLACE MACRO json_surely_string_list(v) AS coalesce(regexp_full_match(
+    CAST(v AS VARCHAR), '\[\]|null|\[(?:"(?:[^"\\]|\\.)*"|null)(?:,(?:"(?:[^"\\]|\\.)*"|null))*\]'), true);
+CREATE OR REPLACE MACRO json_surely_integer_list(v) AS coalesce(regexp_full_match(
+    CAST(v AS VARCHAR), '\[\]|null|\[(?:-?[0-9]{1,18}|null)(?:,(?:-?[0-9]{1,18}|null))*\]'), true);
 CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS
     coalesce(json_type(v) = 'OBJECT' AND len(json_keys(v)) <> len(list_distinct(json_keys(v))), false);
 

@@ -98,6 +98,45 @@ def test_null_lists_count_as_empty(tmp_path: Path, gold: dict[str, Any]) -> None
     assert core(report) == (680, 679, 0, len(set(gold["answers"][i]["labels"])), 0, 0, False)
 
 
+def test_facts_are_sets_reordered_or_repeated_elements_stay_exact(tmp_path: Path, gold: dict[str, Any]) -> None:
+    sub = as_submission(gold)
+    test = [i for i, a in enumerate(gold["answers"]) if a["split"] == "test"]
+    (i,) = [j for j in test if len(set(gold["answers"][j]["labels"])) > 1][:1]
+    (k,) = [j for j in test if gold["answers"][j]["references"]][:1]
+    sub["answers"][i]["labels"] = list(reversed(gold["answers"][i]["labels"]))
+    sub["answers"][k]["references"] = gold["answers"][k]["references"] * 2
+    _, report, _ = grade(tmp_path, sub)
+    assert core(report) == (680, 680, 0, 0, 0, 0, True)
+    gold_counts = {s["slice"]: (s["gold_facts"], s["submitted_facts"]) for s in report["breakdown"]["slices"]}
+    assert gold_counts["labels"][0] == gold_counts["labels"][1] == sum(
+        len(set(gold["answers"][j]["labels"])) for j in test
+    )
+    assert gold_counts["references"][1] == sum(len(set(gold["answers"][j]["references"])) for j in test)
+    sub["answers"][i]["labels"].append(gold["answers"][i]["labels"][0])  # a repeat still adds no fact
+    sub["answers"][k]["references"] = gold["answers"][k]["references"][1:]  # one fact fewer
+    _, report, _ = grade(tmp_path, sub)
+    assert core(report) == (680, 679, 0, 1, 0, 0, False)
+
+
+def test_answer_bundle_with_a_repeated_id_is_refused(tmp_path: Path, gold: dict[str, Any]) -> None:
+    bundle = copy.deepcopy(gold)
+    bundle["answers"].append(copy.deepcopy(bundle["answers"][3]))
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps(bundle))
+    result = run_cli("grade", "--answers", answers, "--submission", S8F_ANSWERS, "--output", tmp_path / "g.json")
+    assert result.returncode == 2 and not (tmp_path / "g.json").exists()
+    assert f"answers[1000] repeats the id '{gold['answers'][3]['id']}' of answers[3]" in result.stderr
+
+
+def test_unusual_but_valid_values_are_graded_as_facts(tmp_path: Path, gold: dict[str, Any]) -> None:
+    sub = as_submission(gold)
+    (i,) = held_out(gold, 1)
+    sub["answers"][i]["labels"] = gold["answers"][i]["labels"] + ['quote " back \\ \u00e9', None]
+    sub["answers"][i]["references"] = gold["answers"][i]["references"] + [9223372036854775807, None]
+    _, report, _ = grade(tmp_path, sub)
+    assert core(report) == (680, 679, 4, 0, 0, 0, False)  # two labels, two references ('' and 0 for null)
+
+
 def test_repeated_id_is_a_citation_error_and_the_last_copy_counts(tmp_path: Path, gold: dict[str, Any]) -> None:
     sub = as_submission(gold)
     (i,) = held_out(gold, 1)
@@ -185,6 +224,11 @@ def test_submission_bound_to_another_corpus_fails_plainly(tmp_path: Path, gold: 
     [
         (lambda s: s["answers"][3].update(references=["4968"]), "answers[3] (id 'issue-5108').references[0] must be an integer"),
         (lambda s: s["answers"][3].update(references=[1.5]), "answers[3] (id 'issue-5108').references[0] must be an integer"),
+        (lambda s: s["answers"][3].update(references=[9223372036854775808]), "answers[3] (id 'issue-5108').references[0] must be an integer"),
+        (lambda s: s["answers"][3].update(duplicate_targets=[1, True]), "answers[3] (id 'issue-5108').duplicate_targets[1] must be an integer, got boolean"),
+        (lambda s: s["answers"][4].update(labels=["ok", 5]), "answers[4] (id 'issue-5109').labels[1] must be a string, got number"),
+        (lambda s: s["answers"][4].update(scope_contradictions=[["x"]]), "answers[4] (id 'issue-5109').scope_contradictions[0] must be a string, got array"),
+        (lambda s: s["answers"][4].update(split=5), "answers[4] (id 'issue-5109').split must be a string, got number"),
         (lambda s: s["answers"][0].update(labels="bug"), "answers[0] (id 'issue-5105').labels must be an array"),
         (lambda s: s["answers"][2].update(id=7), "answers[2].id must be a string"),
         (lambda s: s["answers"].__setitem__(1, "issue-5106"), "answers[1] must be an object"),

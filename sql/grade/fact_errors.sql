@@ -1,13 +1,23 @@
 -- SPEC §8: per test record, the gold facts not submitted (false negatives) and the
 -- submitted facts not in gold (false positives); a test record missing from the
--- submission loses all its facts.
+-- submission loses all its facts. Only pairs that are not the `same` can differ.
 CREATE OR REPLACE TABLE fact_errors AS
+WITH
+differing AS (SELECT id FROM answer_pairs WHERE NOT same),
+gold_answers AS (SELECT * FROM answers WHERE id IN (SELECT id FROM differing)),
+submitted_copies AS (
+    SELECT * FROM submitted_answers
+    WHERE id IN (SELECT id FROM differing)
+    QUALIFY row_number() OVER (PARTITION BY id ORDER BY pos DESC) = 1
+),
+gold AS (SELECT * FROM answer_facts('gold_answers')),
+submitted AS (SELECT * FROM answer_facts('submitted_copies'))
 SELECT
     coalesce(gold.id, submitted.id) AS id,
     coalesce(gold.slice, submitted.slice) AS slice,
     coalesce(gold.fact, submitted.fact) AS fact,
     CASE WHEN gold.fact IS NULL THEN 'false_positive' ELSE 'false_negative' END AS kind
-FROM gold_facts AS gold
-FULL JOIN submitted_facts AS submitted ON gold.id = submitted.id AND gold.fact = submitted.fact
+FROM gold
+FULL JOIN submitted ON gold.id = submitted.id AND gold.fact = submitted.fact
 WHERE gold.fact IS NULL OR submitted.fact IS NULL
 ORDER BY id, slice, fact;
