@@ -52,6 +52,15 @@ CREATE OR REPLACE MACRO json_is_array(v) AS coalesce(json_head(v) = '[', false);
 CREATE OR REPLACE MACRO json_is_object(v) AS coalesce(json_head(v) = '{', false);
 CREATE OR REPLACE MACRO json_is_int64(v) AS
     coalesce(regexp_full_match(CAST(v AS VARCHAR), '-?[0-9]+') AND TRY_CAST(CAST(v AS VARCHAR) AS BIGINT) IS NOT NULL, false);
+-- The JSON kind of a value that DuckDB's reader was asked for as VARCHAR: 'null' for a
+-- missing value or null; 'string' when the text cannot be another JSON value written out
+-- as text (DuckDB does that to numbers, booleans, objects and arrays); else unknown (NULL).
+CREATE OR REPLACE MACRO text_kind(t) AS
+    CASE WHEN t IS NULL THEN 'null'
+        WHEN left(t, 1) IN ('-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '{', '[', 't', 'f')
+            AND json_valid(t) THEN NULL
+        ELSE 'string' END;
+
 -- SPEC §7/§8: how an answer is named in messages: its position, and its id if it has one.
 CREATE OR REPLACE MACRO answer_place(pos, id) AS
     'answers[' || pos || ']' || CASE WHEN json_is_string(id) AND (id->>'$') <> ''

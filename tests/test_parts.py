@@ -74,6 +74,19 @@ def test_parts_load_the_same_raw_issues(tmp_path: Path, monkeypatch: pytest.Monk
     assert raw_tables(source) == whole
 
 
+def test_texts_that_read_like_other_json_values_are_strings(tmp_path: Path, every_array_is_large: None) -> None:
+    # Read in parts, a title or body comes as text, as DuckDB writes any JSON value out:
+    # these strings could be numbers, booleans or arrays, so the dump is read again whole.
+    records = dump(60)
+    for record, text in zip(records, ["12", "true", "[1, 2]", "{}", "-5", "null", "false", "[x] done", "1. step"]):
+        record["title"] = text
+        record["body"] = text
+    source = tmp_path / "raw.json"
+    source.write_text(json.dumps(records, indent=2))
+    rows = raw_tables(source)
+    assert [(r[1], r[2]) for r in rows[:9]] == [(r["title"], r["body"]) for r in records[:9]]
+
+
 @pytest.mark.parametrize("case", [c for c in BAD if not isinstance(BAD[c][0], bytes)], ids=str)
 def test_parts_name_the_same_problem(tmp_path: Path, every_array_is_large: None, case: str) -> None:
     content, message = BAD[case]

@@ -1,12 +1,15 @@
 -- SPEC §1: the dump as DuckDB reads it, one row per array element (record = 0-based
--- position), each field still a JSON value so that raw_problems can name wrong types.
+-- position), each field still a JSON value so that raw_problems can name wrong types
+-- (the texts as strings, beside the JSON type of their values).
 -- A view: raw_issues reads the file through it once, checking and typing as it goes.
 -- DuckDB refuses an element that is not an object
 -- and an object (issue or label) with a repeated key, where Go would keep the last
 -- value; the loader then decodes the bytes as Go does and uses decoded/raw_fields.sql.
 CREATE OR REPLACE VIEW raw_fields AS
 SELECT
-    ordinality - 1 AS record, 'OBJECT' AS kind, number, title, body, state, url, CAST(labels AS JSON) AS labels,
+    ordinality - 1 AS record, 'OBJECT' AS kind, number,
+    title->>'$' AS title, json_kind(title) AS title_kind, body->>'$' AS body, json_kind(body) AS body_kind,
+    state, url, CAST(labels AS JSON) AS labels,
     "createdAt" AS created_at, "updatedAt" AS updated_at, "closedAt" AS closed_at
 FROM read_json(
     getvariable('input_path'),

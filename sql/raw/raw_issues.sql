@@ -10,12 +10,12 @@
 CREATE OR REPLACE TABLE raw_issues AS
 WITH fields AS (
     SELECT
-        record, kind, number AS number_json, title AS title_json, body AS body_json, state AS state_json,
+        record, kind, number AS number_json, title_kind, body_kind, state AS state_json,
         url AS url_json, labels AS labels_json, created_at AS created_json, updated_at AS updated_json,
         closed_at AS closed_json,
         CASE WHEN json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
-        title->>'$' AS title,
-        coalesce(body->>'$', '') AS body,
+        title,
+        coalesce(body, '') AS body,
         state->>'$' AS state,
         url->>'$' AS url,
         rfc3339(created_at->>'$') AS created,
@@ -35,11 +35,11 @@ SELECT
         CASE WHEN NOT json_is_int64(number_json)
             THEN {'o': 2, 'p': 'field ''number'' must be an integer, got ' || json_kind(number_json)} END,
         CASE WHEN number <= 0 THEN {'o': 3, 'p': 'field ''number'' must be positive'} END,
-        CASE WHEN NOT json_is_string(title_json)
-                THEN {'o': 5, 'p': 'field ''title'' must be a string, got ' || json_kind(title_json)}
+        CASE WHEN title_kind IS DISTINCT FROM 'string'
+                THEN {'o': 5, 'p': 'field ''title'' must be a string, got ' || coalesce(title_kind, 'an unknown type')}
             WHEN title = '' THEN {'o': 5, 'p': 'field ''title'' is empty'} END,
-        CASE WHEN NOT (json_is_string(body_json) OR json_is_null(body_json))
-            THEN {'o': 6, 'p': 'field ''body'' must be a string, got ' || json_kind(body_json)} END,
+        CASE WHEN body_kind IS NULL OR body_kind NOT IN ('string', 'null')
+            THEN {'o': 6, 'p': 'field ''body'' must be a string, got ' || coalesce(body_kind, 'an unknown type')} END,
         CASE WHEN NOT json_is_string(state_json)
             THEN {'o': 7, 'p': 'field ''state'' must be a string, got ' || json_kind(state_json)} END,
         CASE WHEN NOT json_is_string(url_json) THEN {'o': 8, 'p': 'field ''url'' must be a string, got ' || json_kind(url_json)}

@@ -2,7 +2,8 @@
 -- DuckDB's reader refused the file; see s8f_duck/load.py).
 CREATE OR REPLACE TABLE raw_fields AS
 SELECT
-    record, json_type(j) AS kind, j->'number' AS number, j->'title' AS title, j->'body' AS body,
+    record, json_type(j) AS kind, j->'number' AS number, j->>'title' AS title, json_kind(j->'title') AS title_kind,
+    j->>'body' AS body, json_kind(j->'body') AS body_kind,
     j->'state' AS state, j->'url' AS url, j->'labels' AS labels,
     j->'createdAt' AS created_at, j->'updatedAt' AS updated_at, j->'closedAt' AS closed_at
 FROM raw_values;
