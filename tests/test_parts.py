@@ -110,6 +110,21 @@ def test_public_records_in_parts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert public_tables(path) == whole
 
 
+def test_public_texts_that_read_like_other_json_values(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    texts = ["12", "true", "[1]", "{}", "-5", "null"]
+    records = [{**RECORD, "id": f"issue-{n}", "number": n, "title": t, "body": t} for n, t in enumerate(texts, 1)]
+    path = tmp_path / "public.json"
+    path.write_text(dumps(corpus(*records)))
+    whole = public_tables(path)
+    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
+    assert public_tables(path) == whole
+    assert [(r[1], r[2]) for r in whole[1]] == [(t, t) for t in texts]
+    records[3]["body"] = {}
+    path.write_text(dumps(corpus(*records)))
+    with steps.connect() as con, pytest.raises(UnusableInput, match=r"records\[3\] \(number 4\): field 'body' must be a string, got object"):
+        load.load_public(con, path)
+
+
 def test_public_problem_in_a_later_part_is_named(tmp_path: Path, every_array_is_large: None) -> None:
     records = [{**RECORD, "id": f"issue-{n}", "number": n} for n in range(1, 9)]
     records[6]["title"] = 5

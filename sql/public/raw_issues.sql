@@ -9,12 +9,13 @@ WITH fields AS (
     SELECT
         record, kind, number AS number_json, created_at AS created_json, updated_at AS updated_json,
         closed_at AS closed_json, labels AS labels_json,
-        [{'f': 'id', 'v': id}, {'f': 'split', 'v': split}, {'f': 'title', 'v': title}, {'f': 'body', 'v': body},
-         {'f': 'url', 'v': url}, {'f': 'state', 'v': state}, {'f': 'title_sha256', 'v': title_sha256},
-         {'f': 'body_sha256', 'v': body_sha256}] AS strings,
+        [{'f': 'id', 'k': json_kind(id)}, {'f': 'split', 'k': json_kind(split)}, {'f': 'title', 'k': title_kind},
+         {'f': 'body', 'k': body_kind}, {'f': 'url', 'k': json_kind(url)}, {'f': 'state', 'k': json_kind(state)},
+         {'f': 'title_sha256', 'k': json_kind(title_sha256)}, {'f': 'body_sha256', 'k': json_kind(body_sha256)}]
+            AS strings,
         CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
-        title->>'$' AS title,
-        body->>'$' AS body,
+        title,
+        body,
         state->>'$' AS state,
         url->>'$' AS url,
         rfc3339(created_at->>'$') AS created,
@@ -31,8 +32,8 @@ SELECT
     CASE WHEN kind <> 'OBJECT' THEN [{'o': 1, 'p': 'expected an object, got ' || json_type_name(kind)}]
     ELSE list_filter(list_concat(
         [CASE WHEN number IS NULL OR number <= 0 THEN {'o': 2, 'p': 'field ''number'' must be a positive integer'} END],
-        list_transform(strings, lambda s, i: CASE WHEN NOT json_is_string(s.v)
-            THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || json_kind(s.v)} END),
+        list_transform(strings, lambda s, i: CASE WHEN s.k IS DISTINCT FROM 'string'
+            THEN {'o': 3 + i, 'p': 'field ''' || s.f || ''' must be a string, got ' || coalesce(s.k, 'an unknown type')} END),
         [
             timestamp_problem(12, 'created_at', created_json, created, false),
             timestamp_problem(13, 'updated_at', updated_json, updated, false),
