@@ -162,6 +162,9 @@ CREATE OR REPLACE MACRO go_json(s) AS
     CASE WHEN s IS NULL THEN 'null'
         ELSE list_transform([CAST(to_json(s) AS VARCHAR)], lambda t: go_json_escaped(s, t))[1]
     END;
+-- A string made only of characters Go writes as themselves (printable ASCII but " \ < > &),
+-- as the ids, splits, digests and timestamps that this project writes are by construction.
+CREATE OR REPLACE MACRO go_json_plain(s) AS CASE WHEN s IS NULL THEN 'null' ELSE '"' || s || '"' END;
 
 -- SPEC §6: already-encoded JSON values (or "key": value members) laid out by MarshalIndent
 -- between the brackets at the given indent ('[]' / '{}' when empty).

@@ -8,22 +8,25 @@ SELECT
     concat(
         CASE WHEN number = (SELECT min(number) FROM raw_issues) THEN chr(10) ELSE ',' || chr(10) END,
         '    {', chr(10),
-        '      "id": ', go_json(id), ',', chr(10),
-        '      "split": ', go_json(split), ',', chr(10),
+        '      "id": ', go_json_plain(id), ',', chr(10),
+        '      "split": ', go_json_plain(split), ',', chr(10),
         '      "number": ', number, ',', chr(10),
-        '      "title": ', go_json(title), ',', chr(10),
-        '      "body": ', go_json(body), ',', chr(10),
-        '      "created_at": ', go_json(created_at), ',', chr(10),
-        '      "updated_at": ', go_json(updated_at), ',', chr(10),
+        '      "title": ', go_json_escaped(title, title_json), ',', chr(10),
+        '      "body": ', go_json_escaped(body, body_json), ',', chr(10),
+        '      "created_at": ', go_json_plain(created_at), ',', chr(10),
+        '      "updated_at": ', go_json_plain(updated_at), ',', chr(10),
         '      "url": ', go_json(url), ',', chr(10),
         '      "state": ', go_json(state), ',', chr(10),
         '      "labels": ', CASE WHEN labels IS NULL THEN 'null'
                                 ELSE go_json_list(list_transform(labels, lambda l: go_json(l)), '      ') END,
         ',', chr(10),
-        '      "closed_at": ', go_json(closed_at), ',', chr(10),
-        '      "title_sha256": ', go_json(title_sha256), ',', chr(10),
-        '      "body_sha256": ', go_json(body_sha256), chr(10),
+        '      "closed_at": ', go_json_plain(closed_at), ',', chr(10),
+        '      "title_sha256": ', go_json_plain(title_sha256), ',', chr(10),
+        '      "body_sha256": ', go_json_plain(body_sha256), chr(10),
         '    }'
     ) AS chunk
-FROM issues
+FROM (
+    SELECT *, CAST(to_json(title) AS VARCHAR) AS title_json, CAST(to_json(body) AS VARCHAR) AS body_json
+    FROM issues
+)
 ORDER BY number;
