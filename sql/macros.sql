@@ -95,48 +95,36 @@ CREATE OR REPLACE MACRO list_problems(o, place, value, items, element) AS
 -- YYYY-MM-DDTHH:MM:SS[.digits](Z|+hh:mm|-hh:mm), day checked against the month, fraction
 -- digits past the ninth dropped. rfc3339 returns NULL for anything else; otherwise the
 -- text Go writes back (own offset, Z for zero, trailing fraction zeros trimmed) and the
--- instant as UTC epoch seconds + nanoseconds, for ordering.
-CREATE OR REPLACE MACRO rfc3339_fields(s) AS regexp_extract(
-    s,
-    '^([0-9]{4})-([0-9]{2})-([0-9]{2})T([0-9]{2}):([0-9]{2}):([0-9]{2})(?:[.]([0-9]+))?(Z|[+-][0-9]{2}:[0-9]{2})$',
-    ['y', 'mo', 'd', 'h', 'mi', 's', 'frac', 'zone']
-);
-CREATE OR REPLACE MACRO rfc3339_int(f, key) AS TRY_CAST(struct_extract(f, key) AS INTEGER);
-CREATE OR REPLACE MACRO rfc3339_offset(zone) AS
-    CASE WHEN zone = 'Z' THEN 0
-        ELSE (TRY_CAST(substr(zone, 2, 2) AS INTEGER) * 3600 + TRY_CAST(substr(zone, 5, 2) AS INTEGER) * 60)
-            * CASE WHEN zone[1] = '-' THEN -1 ELSE 1 END
+-- instant as UTC epoch seconds + nanoseconds, for ordering. The shape is checked by one
+-- regular expression without captures and the day by DuckDB's date cast; the parts are
+-- then at fixed places (the fraction between the 20th character and the zone). Each
+-- macro uses its argument many times: pass a column, not an expression to compute.
+CREATE OR REPLACE MACRO rfc3339_day(s) AS
+    CASE WHEN regexp_full_match(s, '[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]'
+            || '(?:[.][0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])')
+        THEN TRY_CAST(left(s, 10) AS DATE) END;
+CREATE OR REPLACE MACRO rfc3339_zone(s) AS CASE WHEN right(s, 1) = 'Z' THEN 'Z' ELSE right(s, 6) END;
+CREATE OR REPLACE MACRO rfc3339_nanos(s) AS
+    CASE WHEN s[20] = '.'
+        THEN TRY_CAST(rpad(left(substr(s, 21, length(s) - 20 - length(rfc3339_zone(s))), 9), 9, '0') AS INTEGER)
+        ELSE 0 END;
+CREATE OR REPLACE MACRO rfc3339_offset(s) AS
+    CASE WHEN right(s, 1) = 'Z' THEN 0
+        ELSE (TRY_CAST(substr(s, -5, 2) AS INTEGER) * 3600 + TRY_CAST(substr(s, -2, 2) AS INTEGER) * 60)
+            * CASE WHEN substr(s, -6, 1) = '-' THEN -1 ELSE 1 END
     END;
-CREATE OR REPLACE MACRO rfc3339_nanos(frac) AS
-    CASE WHEN frac = '' THEN 0 ELSE TRY_CAST(rpad(left(frac, 9), 9, '0') AS INTEGER) END;
-CREATE OR REPLACE MACRO rfc3339_valid(f) AS coalesce(
-    f.zone <> ''
-    AND (f.zone = 'Z' OR (TRY_CAST(substr(f.zone, 2, 2) AS INTEGER) <= 23 AND TRY_CAST(substr(f.zone, 5, 2) AS INTEGER) <= 59))
-    AND rfc3339_int(f, 'mo') BETWEEN 1 AND 12
-    AND rfc3339_int(f, 'h') <= 23 AND rfc3339_int(f, 'mi') <= 59 AND rfc3339_int(f, 's') <= 59
-    AND rfc3339_int(f, 'd') BETWEEN 1 AND CASE
-        WHEN rfc3339_int(f, 'mo') = 2 THEN
-            CASE WHEN rfc3339_int(f, 'y') % 4 = 0
-                AND (rfc3339_int(f, 'y') % 100 <> 0 OR rfc3339_int(f, 'y') % 400 = 0) THEN 29 ELSE 28 END
-        WHEN rfc3339_int(f, 'mo') IN (4, 6, 9, 11) THEN 30
-        ELSE 31 END,
-    false
-);
-CREATE OR REPLACE MACRO rfc3339_from_fields(f, s) AS
-    CASE WHEN rfc3339_valid(f) THEN {
-        'text': left(s, 19)
-            || CASE WHEN rfc3339_nanos(f.frac) = 0 THEN ''
-                ELSE '.' || rtrim(lpad(CAST(rfc3339_nanos(f.frac) AS VARCHAR), 9, '0'), '0') END
-            || CASE WHEN rfc3339_offset(f.zone) = 0 THEN 'Z' ELSE f.zone END,
-        'epoch_s': CAST(make_date(rfc3339_int(f, 'y'), rfc3339_int(f, 'mo'), rfc3339_int(f, 'd')) - DATE '1970-01-01' AS BIGINT)
-            * 86400 + rfc3339_int(f, 'h') * 3600 + rfc3339_int(f, 'mi') * 60 + rfc3339_int(f, 's')
-            - rfc3339_offset(f.zone),
-        'nanos': rfc3339_nanos(f.frac)
-    } END;
--- (list_transform over a one-element list binds a value once: a macro argument used many
--- times would otherwise be evaluated many times.)
 CREATE OR REPLACE MACRO rfc3339(s) AS
-    list_transform([s], lambda t: list_transform([rfc3339_fields(t)], lambda f: rfc3339_from_fields(f, t))[1])[1];
+    CASE WHEN rfc3339_day(s) IS NOT NULL THEN {
+        'text': left(s, 19)
+            || CASE WHEN rfc3339_nanos(s) = 0 THEN ''
+                ELSE '.' || rtrim(lpad(CAST(rfc3339_nanos(s) AS VARCHAR), 9, '0'), '0') END
+            || CASE WHEN rfc3339_offset(s) = 0 THEN 'Z' ELSE rfc3339_zone(s) END,
+        'epoch_s': CAST(rfc3339_day(s) - DATE '1970-01-01' AS BIGINT) * 86400
+            + TRY_CAST(substr(s, 12, 2) AS INTEGER) * 3600 + TRY_CAST(substr(s, 15, 2) AS INTEGER) * 60
+            + TRY_CAST(substr(s, 18, 2) AS INTEGER) - rfc3339_offset(s),
+        'nanos': rfc3339_nanos(s)
+    } END;
+
 
 -- SPEC §6: a string as Go's encoding/json writes it. DuckDB's to_json escapes like Go
 -- but for three differences: Go also escapes < > & (handled by replace), writes \u00XX in

@@ -18,11 +18,14 @@ WITH fields AS (
         body,
         state->>'$' AS state,
         url->>'$' AS url,
-        rfc3339(created_at->>'$') AS created,
-        rfc3339(updated_at->>'$') AS updated,
-        rfc3339(closed_at->>'$') AS closed,
+        rfc3339(created_text) AS created,
+        rfc3339(updated_text) AS updated,
+        rfc3339(closed_text) AS closed,
         CASE WHEN json_is_array(labels) THEN TRY_CAST(labels AS JSON[]) END AS label_values
-    FROM public_records
+    FROM (  -- each timestamp's text, bound once: rfc3339 uses it many times
+        SELECT *, created_at->>'$' AS created_text, updated_at->>'$' AS updated_text, closed_at->>'$' AS closed_text
+        FROM public_records
+    )
 )
 SELECT
     record, number, title, body, state, url,
