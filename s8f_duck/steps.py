@@ -151,8 +151,11 @@ def all_sql_files() -> list[Path]:
 def run_steps(
     con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
 ) -> None:
-    """Run each step's SQL file in order on the connection."""
+    """Run each step's SQL file in order on the connection; the macros only once per
+    connection (macros.sql sets the variable s8f_duck_macros last)."""
     for step in steps:
+        if step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]:
+            continue
         if progress:
             progress.step(step)
         con.execute(sql_path(step).read_text(encoding="utf-8"))

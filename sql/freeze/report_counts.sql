@@ -1,16 +1,28 @@
 -- SPEC §6 report counts, one row.
 CREATE OR REPLACE TABLE report_counts AS
+WITH
+records AS (
+    SELECT
+        count(*) AS records,
+        count(*) FILTER (WHERE split = 'train') AS train_records,
+        count(*) FILTER (WHERE split = 'tune') AS tune_records,
+        count(*) FILTER (WHERE split = 'test') AS test_records,
+        count(*) FILTER (WHERE state = 'OPEN') AS open_records,
+        count(*) FILTER (WHERE state = 'CLOSED') AS closed_records
+    FROM answers
+),
+scrubbed AS (
+    SELECT
+        count(*) FILTER (
+            WHERE contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
+        ) AS scrubbed_records,
+        coalesce(sum(scrub_matches), 0)::BIGINT AS scrubbed_matches
+    FROM scrubbed_issues
+)
 SELECT
-    (SELECT count(*) FROM answers) AS records,
-    (SELECT count(*) FROM answers WHERE split = 'train') AS train_records,
-    (SELECT count(*) FROM answers WHERE split = 'tune') AS tune_records,
-    (SELECT count(*) FROM answers WHERE split = 'test') AS test_records,
-    (SELECT count(*) FROM answers WHERE state = 'OPEN') AS open_records,
-    (SELECT count(*) FROM answers WHERE state = 'CLOSED') AS closed_records,
+    records.*,
     (SELECT count(*) FROM reference_edges) AS reference_edges,
     (SELECT count(*) FROM duplicate_edges) AS duplicate_edges,
     (SELECT count(*) FROM contradiction_cues) AS scope_contradictions,
-    (SELECT count(*) FROM scrubbed_issues
-        WHERE contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
-    ) AS scrubbed_records,
-    (SELECT coalesce(sum(scrub_matches), 0) FROM scrubbed_issues)::BIGINT AS scrubbed_matches;
+    scrubbed.*
+FROM records, scrubbed;
