@@ -8,14 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
-import pyarrow as pa
 
 from . import artifacts, grade
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .load import load_raw, read_json_file
 from .progress import Progress
-from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, register, rows, run_steps, work_database
+from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, create_table, rows, run_steps, work_database
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
 
@@ -27,18 +26,26 @@ class FreezeResult:
     report: dict[str, Any]
 
 
-def load_redactions(path: Path) -> pa.Table:
+def load_redactions(path: Path) -> list[str]:
     """The redaction map: a JSON array of RE2 patterns, applied in order (SPEC §2)."""
     patterns = read_json_file(path)
     if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
         raise UnusableInput(f"{path}: expected a JSON array of non-empty pattern strings")
-    probe = duckdb.connect()
-    for rule, pattern in enumerate(patterns, start=1):
-        try:
-            probe.execute("SELECT regexp_matches('', ?)", ["(?i)" + pattern])
-        except duckdb.Error as exc:
-            raise UnusableInput(f"{path}: pattern {rule} {pattern!r} is not a valid RE2 pattern: {exc}") from None
-    return pa.table({"rule": pa.array(range(1, len(patterns) + 1), pa.int64()), "pattern": patterns})
+    return patterns
+
+
+def create_redactions(con: duckdb.DuckDBPyConnection, path: Path, patterns: list[str]) -> None:
+    """Table `redactions` (rule, pattern), each pattern checked by RE2 as the scrub uses it."""
+    create_table(con, "redactions", {"rule": "BIGINT", "pattern": "VARCHAR"}, list(enumerate(patterns, start=1)))
+    try:
+        con.execute("SELECT count(*) FROM redactions WHERE regexp_matches('', '(?i)' || pattern)")
+    except duckdb.Error:  # name the first pattern RE2 refuses
+        for rule, pattern in enumerate(patterns, start=1):
+            try:
+                con.execute("SELECT regexp_matches('', ?)", ["(?i)" + pattern])
+            except duckdb.Error as exc:
+                raise UnusableInput(f"{path}: pattern {rule} {pattern!r} is not a valid RE2 pattern: {exc}") from None
+        raise
 
 
 def freeze(
@@ -58,8 +65,8 @@ def freeze(
     redactions = load_redactions(redactions_path)
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
+        create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
         load_raw(con, raw_path, min_records)
-        register(con, {"redactions": redactions})
         return source
 
     try:
@@ -114,13 +121,12 @@ def freeze_tables(
             progress.step("blind oracle grade")
             with grade.separate_schema(con, "oracle"):  # in the same memory budget as the rest
                 oracle = grade.core_report(grade.grade_database(temp_answers, temp_answers, con))
-            register(con, {"oracle_grade": pa.Table.from_pylist([oracle])})
+            create_table(con, "oracle_grade", grade.CORE_TYPES, [tuple(oracle.values())])
             progress.step("scan public bytes")
             digest_found = artifacts.file_contains(temp_public, [answers_sha256])[answers_sha256]
-            scan = [{"kind": "answers_sha256", "needle": answers_sha256, "found": digest_found}] + [
-                {"kind": "answer_field", "needle": needle, "found": hit} for needle, hit in fields_found.items()
-            ]
-            register(con, {"public_scan": pa.Table.from_pylist(scan)})
+            scan = [("answers_sha256", answers_sha256, digest_found)]
+            scan += [("answer_field", needle, hit) for needle, hit in fields_found.items()]
+            create_table(con, "public_scan", {"kind": "VARCHAR", "needle": "VARCHAR", "found": "BOOLEAN"}, scan)
             run_steps(con, LEAK_CHECK_STEPS, progress)
             failed = [name for name, ok in rows(con, "SELECT * FROM leak_checks")[0].items() if not ok]
             if failed:

@@ -15,17 +15,18 @@ from .artifacts import ANSWERS_SCHEMA
 from .load import BUNDLE_TABLES, load_bundle
 from .steps import GRADE_STEPS, connect, rows, run_steps
 
-CORE_FIELDS = (
-    "schema",
-    "corpus_sha256",
-    "test_records",
-    "exact_records",
-    "false_positive_facts",
-    "false_negative_facts",
-    "aggregate_errors",
-    "citation_errors",
-    "quality_pass",
-)
+CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
+    "schema": "VARCHAR",
+    "corpus_sha256": "VARCHAR",
+    "test_records": "BIGINT",
+    "exact_records": "BIGINT",
+    "false_positive_facts": "BIGINT",
+    "false_negative_facts": "BIGINT",
+    "aggregate_errors": "BIGINT",
+    "citation_errors": "BIGINT",
+    "quality_pass": "BOOLEAN",
+}
+CORE_FIELDS = tuple(CORE_TYPES)
 
 
 def grade_database(

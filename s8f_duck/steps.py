@@ -161,6 +161,15 @@ def run_steps(
         con.execute(sql_path(step).read_text(encoding="utf-8"))
 
 
+def create_table(
+    con: duckdb.DuckDBPyConnection, name: str, columns: dict[str, str], values: Sequence[tuple[Any, ...]]
+) -> None:
+    """A table of a few rows from Python values, columns given as {name: SQL type}."""
+    con.execute(f'CREATE OR REPLACE TABLE "{name}" ({", ".join(f"{c} {t}" for c, t in columns.items())})')
+    if values:
+        con.executemany(f'INSERT INTO "{name}" VALUES ({", ".join("?" * len(columns))})', list(values))
+
+
 def register(con: duckdb.DuckDBPyConnection, tables: dict[str, object], prefix: str = "") -> None:
     """Copy Arrow tables into DuckDB tables named prefix + name."""
     for name, table in tables.items():

@@ -48,6 +48,22 @@ def test_ranges_write_the_same_public_bytes(
     assert text[text.index(b'"records": [') + len(b'"records": [') : text.rindex(b"\n  ]\n}")] == body.read_bytes()
 
 
+@pytest.mark.parametrize("small_rows", [0, 10_000], ids=["arrow", "python strings"])
+def test_small_and_large_views_are_written_alike(
+    con: duckdb.DuckDBPyConnection, demo_db: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    small_rows: int,
+) -> None:
+    monkeypatch.setattr(artifacts, "SMALL_VIEW_ROWS", small_rows)
+    writer = artifacts.HashingWriter(tmp_path / "answers")
+    written = artifacts.stream_chunks(con, "answers_json", writer, needles=['"id"', "no such text"])
+    writer.close()
+    assert written == (64, {'"id"': True, "no such text": False})
+    answers = (demo_db[1].parent / "answers.json").read_bytes()
+    assert answers[answers.index(b'"answers": [') + len(b'"answers": [') : answers.rindex(b"\n  ],\n")] == (
+        (tmp_path / "answers").read_bytes()
+    )
+
+
 def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch) -> None:
     assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
     monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
