@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,15 +168,18 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
     return bool(con.execute(f"SELECT count(*) FROM {table}").fetchall()[0][0])
 
 
-def _read_split(con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int) -> bool:
-    """`{kind}_document` and the table of `items` from a document with a large array
+def _read_split(
+    con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int, then: Sequence[str] = ()
+) -> bool:
+    """`{kind}_document` and the table (or view) of `items` from a document with a large array
     member `key`, read as separate files: the document with that array emptied (checked
     like the whole file), and the array itself, in up to `parts` parts, which DuckDB reads
     element by element instead of parsing the whole document as one value. False
     (nothing loaded) when the document has another shape or DuckDB refuses a part: the
     caller then reads it whole. The parts are valid JSON exactly when the document is:
     putting a valid array in the place of the empty one gives a valid document, and the
-    emptied document is valid only if the cut is at the member's own brackets."""
+    emptied document is valid only if the cut is at the member's own brackets. The steps
+    `then` run while the parts exist (a view of `items` reads them)."""
     span = array_member_span(path, key) if path.is_file() else None
     if span is None:
         return False
@@ -191,7 +195,7 @@ def _read_split(con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str,
         if read:
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
             try:
-                run_steps(con, [f"{kind}/split/{items}"])
+                run_steps(con, [f"{kind}/split/{items}", *then])
             except duckdb.Error:
                 read = False
     if not read:
@@ -203,10 +207,9 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
-    read = _read_split(con, path, "public", "records", "public_records", _threads(con))
-    if read:
-        run_steps(con, PUBLIC_STEPS[1:3])
+    read = _read_split(con, path, "public", "records", "public_records", _threads(con), PUBLIC_STEPS[1:3])
     if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
+        drop(con, "public_records")
         _read_document(con, path, "public", "public/public_decoding")
         run_steps(con, PUBLIC_STEPS[:3])
         _raise_first_problem(con, path, "public_problems")

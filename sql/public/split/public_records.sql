@@ -8,7 +8,7 @@
 -- when public_problems finds a problem, the loader reads the file whole to name it.
 -- DuckDB refuses a record that is not an object or that repeats a key; the loader then
 -- reads the file whole (public_document.sql, or Go's decoding).
-CREATE OR REPLACE TABLE public_records AS
+CREATE OR REPLACE VIEW public_records AS
 SELECT NULL::BIGINT AS record, 'OBJECT' AS kind, *, text_kind(title) AS title_kind, text_kind(body) AS body_kind
 FROM read_json(
     getvariable('input_path'),
