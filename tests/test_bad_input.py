@@ -137,3 +137,19 @@ def test_failed_leak_check_exits_1_and_writes_nothing(tmp_path: Path, changes: d
     assert result.returncode == 1
     assert "leak checks failed: public_omits_derived_answer_fields" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["raw.json"]
+
+
+def test_answers_digest_found_in_the_public_bytes_fails_the_freeze(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The digest cannot be planted for real (it hashes a bundle bound to the public
+    # digest), so the scan is made to find it: the leak check must then fail.
+    from s8f_duck import artifacts, freeze
+    from s8f_duck.errors import Verdict
+
+    real = artifacts.file_contains
+    monkeypatch.setattr(artifacts, "file_contains", lambda path, needles: dict.fromkeys(real(path, needles), True))
+    raw = tmp_path / "raw.json"
+    raw.write_text(json.dumps(dump()))
+    out = {name: tmp_path / f"{name}.json" for name in ("p", "a", "r")}
+    with pytest.raises(Verdict, match="leak checks failed: answer_digest_absent_from_public"):
+        freeze.freeze(raw, out["p"], out["a"], out["r"], "t")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw.json"]
