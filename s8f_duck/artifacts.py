@@ -167,15 +167,15 @@ def _rows(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT count(*) FROM raw_issues").fetchall()[0][0])
 
 
-PUBLIC_RANGES = 4  # a corpus of more than SMALL_VIEW_ROWS records is written in at least this many ranges
+PUBLIC_RANGES = 6  # a corpus of more than SMALL_VIEW_ROWS records is written in at least this many ranges
 
 
 def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:
     """How many public records to sort and write at once (None: all). Ranges whose texts
     fit in a quarter of the memory limit (a sort of more would spill to disk), and at
     least PUBLIC_RANGES of them for a corpus of more than SMALL_VIEW_ROWS records: one
-    sort of every text is what sets the peak memory (1.54 GB at 100,000 issues in one
-    range, 1.13 GB in four, for about 0.1 s more)."""
+    sort of every text is what sets the peak memory (at 100,000 issues: 1.54 GB in one
+    range, 1.15-1.22 GB in four, 1.04-1.08 GB in six, for some 0.2 s more)."""
     query = "SELECT count(*), sum(strlen(title) + strlen(body)) FROM raw_issues"
     records, text_bytes = con.execute(query).fetchall()[0]
     if not records or not text_bytes:
