@@ -151,7 +151,8 @@ CREATE OR REPLACE MACRO go_json(s) AS
         ELSE list_transform([CAST(to_json(s) AS VARCHAR)], lambda t: go_json_escaped(s, t))[1]
     END;
 -- A string made only of characters Go writes as themselves (printable ASCII but " \ < > &),
--- as the ids, splits, digests and timestamps that this project writes are by construction.
+-- as the ids, splits, digests, timestamps and cue markers this project writes are by
+-- construction.
 CREATE OR REPLACE MACRO go_json_plain(s) AS CASE WHEN s IS NULL THEN 'null' ELSE '"' || s || '"' END;
 
 -- SPEC §6: already-encoded JSON values (or "key": value members) laid out by MarshalIndent
