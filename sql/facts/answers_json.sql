@@ -1,6 +1,7 @@
--- SPEC §6 answer-bundle records, as the bytes Go's MarshalIndent writes them, by number;
--- each chunk starts with the separator that precedes it. Ids, splits and the cue markers
--- (contradiction_cues.sql) need no escaping (go_json_plain).
+-- SPEC §6 answer-bundle records, as the bytes Go's MarshalIndent writes them, in order of
+-- number (the writer orders them); each chunk starts with the separator that precedes
+-- it. Ids, splits and the cue markers (contradiction_cues.sql) need no escaping
+-- (go_json_plain).
 CREATE OR REPLACE VIEW answers_json AS
 SELECT
     number,
@@ -19,5 +20,4 @@ SELECT
         go_json_list(list_transform(scope_contradictions, lambda c: go_json_plain(c)), '      '), chr(10),
         '    }'
     ) AS chunk
-FROM answers
-ORDER BY number;
+FROM answers;

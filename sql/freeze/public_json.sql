@@ -1,7 +1,8 @@
 -- SPEC §6 public corpus records, as the bytes Go's MarshalIndent writes them, by number.
 -- Each chunk starts with the separator that precedes it, so the file is the header, the
--- chunks in order, and the footer. (One concat() call: a chain of || would copy the
--- growing text once per piece.)
+-- chunks in order of number, and the footer. Unordered here: the writer orders by
+-- number, and a second sort of 300 MB of chunks would cost 0.2 s. (One concat() call: a
+-- chain of || would copy the growing text once per piece.)
 CREATE OR REPLACE VIEW public_json AS
 SELECT
     number,
@@ -28,5 +29,4 @@ SELECT
 FROM (
     SELECT *, CAST(to_json(title) AS VARCHAR) AS title_json, CAST(to_json(body) AS VARCHAR) AS body_json
     FROM issues
-)
-ORDER BY number;
+);
