@@ -136,24 +136,25 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     con.execute("SET VARIABLE min_records = ?", [min_records])
     with tempfile.TemporaryDirectory(prefix="s8f-duck-raw-") as scratch:
         parts = array_parts(path, 0, path.stat().st_size, Path(scratch), _threads(con))
-        read = len(parts) > 1 and _read_raw(con, path, parts) and not _has_rows(con, "raw_problems")
-    if not read:  # read whole: the rows' positions name the problems
-        _read_raw(con, path, [path])
+        read = _read_raw(con, path, parts, numbered=False) and not _has_rows(con, "raw_problems")
+    if not read:  # read again, numbered: the rows' positions name the problems
+        _read_raw(con, path, [path], numbered=True)
         _raise_first_problem(con, path, "raw_problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN record")
     drop(con, "raw_problems", "raw_fields", "raw_values")
 
 
-def _read_raw(con: duckdb.DuckDBPyConnection, path: Path, parts: list[Path]) -> bool:
-    """raw_issues and raw_problems from the dump, whole (numbered) or in parts (not); the
-    Go-decoded dump when DuckDB refuses it whole. False when it refuses the parts."""
+def _read_raw(con: duckdb.DuckDBPyConnection, path: Path, parts: list[Path], *, numbered: bool) -> bool:
+    """raw_issues and raw_problems from the dump's parts (one or more files), numbered or
+    not (faster, and on every core); numbered, the Go-decoded dump when DuckDB refuses
+    it. False when DuckDB refuses the parts unnumbered."""
     con.execute("SET VARIABLE input_path = ?", [[str(part) for part in parts]])
     try:
-        run_steps(con, ["raw/raw_fields" if parts == [path] else "raw/parts/raw_fields", RAW_STEPS[1]])
+        run_steps(con, ["raw/raw_fields" if numbered else "raw/parts/raw_fields", RAW_STEPS[1]])
     except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
         drop(con, "raw_fields", "raw_issues")
-        if parts != [path]:
+        if not numbered:
             return False
         values = read_json_file(path)
         if not isinstance(values, list):

@@ -1,6 +1,7 @@
--- SPEC §1: raw_fields.sql for a dump cut into several files (split.array_parts), read
--- on several cores: without record positions, since numbering the rows (WITH
--- ORDINALITY) would make DuckDB read them on one. Records need positions only to name
+-- SPEC §1: raw_fields.sql for the first reading of a dump, as one file or cut into
+-- several (split.array_parts) that are read on several cores: without record positions,
+-- since numbering the rows (WITH ORDINALITY) would make DuckDB read them on one, and
+-- with the texts as strings (below). Records need positions only to name
 -- them in a problem; when raw_problems finds one, the loader reads the dump again through
 -- raw_fields.sql. The title and body, most of the bytes, are read as strings (DuckDB then
 -- unescapes them once, as it parses); a value that DuckDB turned into a string from
