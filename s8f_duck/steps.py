@@ -172,8 +172,9 @@ def create_table(
 ) -> None:
     """A table of a few rows from Python values, columns given as {name: SQL type}."""
     con.execute(f'CREATE OR REPLACE TABLE "{name}" ({", ".join(f"{c} {t}" for c, t in columns.items())})')
-    if values:
-        con.executemany(f'INSERT INTO "{name}" VALUES ({", ".join("?" * len(columns))})', list(values))
+    if values:  # one statement: executemany plans one per row
+        row = "(" + ", ".join("?" * len(columns)) + ")"
+        con.execute(f'INSERT INTO "{name}" VALUES {", ".join([row] * len(values))}', [v for r in values for v in r])
 
 
 def register(con: duckdb.DuckDBPyConnection, tables: dict[str, object], prefix: str = "") -> None:
