@@ -12,6 +12,8 @@ CREATE OR REPLACE MACRO split_of(component) AS (
 
 -- SPEC §6: a record's id.
 CREATE OR REPLACE MACRO issue_id(number) AS 'issue-' || CAST(number AS VARCHAR);
+-- The number an id ends with (NULL for none), for ordering records the way files do.
+CREATE OR REPLACE MACRO id_number(id) AS TRY_CAST(regexp_extract(id, '[0-9]+$') AS BIGINT);
 
 -- SPEC §3: issue numbers cited in a text, as RE2 regexp group 1 matches (digits kept
 -- when the integer is > 0; the callers make them distinct and sorted).
@@ -21,6 +23,11 @@ CREATE OR REPLACE MACRO cited_numbers(text, pattern) AS (
         lambda n: n > 0
     )
 );
+
+-- SPEC §8: of the answers in a table that repeat an id, the last copy is the one compared.
+CREATE OR REPLACE MACRO last_copies(answer_table) AS TABLE
+    SELECT * FROM query_table(answer_table)
+    WHERE pos IN (SELECT max(pos) FROM query_table(answer_table) GROUP BY id);
 
 -- SPEC §8: the facts of each answer in a table of answers, as a set of (id, slice, fact).
 CREATE OR REPLACE MACRO answer_facts(answer_table) AS TABLE

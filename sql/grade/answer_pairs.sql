@@ -4,13 +4,10 @@
 -- (fact_errors). Per slice, how many distinct facts each side holds (slice_breakdown).
 CREATE OR REPLACE TABLE answer_pairs AS
 WITH
-last_copies AS (
-    SELECT * FROM submitted_answers WHERE pos IN (SELECT max(pos) FROM submitted_answers GROUP BY id)
-),
 pairs AS (
     SELECT
         gold.id,
-        TRY_CAST(regexp_extract(gold.id, '[0-9]+$') AS BIGINT) AS number,
+        id_number(gold.id) AS number,
         submitted.id IS NOT NULL AS submitted,
         coalesce(
             gold.state = submitted.state AND gold.labels = submitted.labels
@@ -25,7 +22,7 @@ pairs AS (
         list_unique(gold.scope_contradictions) AS gold_scope_contradictions,
         submitted.labels, submitted."references", submitted.duplicate_targets, submitted.scope_contradictions
     FROM answers AS gold
-    LEFT JOIN last_copies AS submitted USING (id)
+    LEFT JOIN last_copies('submitted_answers') AS submitted USING (id)
     WHERE gold.split = 'test'
 )
 SELECT

@@ -5,11 +5,8 @@ CREATE OR REPLACE TABLE fact_errors AS
 WITH
 differing AS (SELECT id FROM answer_pairs WHERE NOT same),
 gold_answers AS (SELECT * FROM answers WHERE id IN (SELECT id FROM differing)),
-submitted_copies AS (
-    SELECT * FROM submitted_answers
-    WHERE id IN (SELECT id FROM differing)
-    QUALIFY row_number() OVER (PARTITION BY id ORDER BY pos DESC) = 1
-),
+differing_submitted AS (SELECT * FROM submitted_answers WHERE id IN (SELECT id FROM differing)),
+submitted_copies AS (SELECT * FROM last_copies('differing_submitted')),
 gold AS (SELECT * FROM answer_facts('gold_answers')),
 submitted AS (SELECT * FROM answer_facts('submitted_copies'))
 SELECT

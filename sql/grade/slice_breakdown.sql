@@ -35,7 +35,7 @@ errors AS (
     FROM fact_errors GROUP BY slice
 ),
 missed AS (
-    SELECT slice, id, TRY_CAST(regexp_extract(id, '[0-9]+$') AS BIGINT) AS number
+    SELECT slice, id, id_number(id) AS number
     FROM fact_errors GROUP BY slice, id
 ),
 missed_lists AS (

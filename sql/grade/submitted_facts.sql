@@ -2,9 +2,7 @@
 -- The submission's own `split` is ignored: the bundle decides what is held out.
 -- A view, like gold_facts.
 CREATE OR REPLACE VIEW submitted_facts AS
-WITH last_copies AS (
-    SELECT * FROM submitted_answers WHERE pos IN (SELECT max(pos) FROM submitted_answers GROUP BY id)
-)
+WITH submitted AS (SELECT * FROM last_copies('submitted_answers'))
 SELECT facts.*
-FROM answer_facts('last_copies') AS facts
+FROM answer_facts('submitted') AS facts
 WHERE facts.id IN (SELECT id FROM answers WHERE split = 'test');

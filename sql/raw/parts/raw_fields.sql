@@ -1,12 +1,12 @@
 -- SPEC §1: raw_fields.sql for the first reading of a dump, as one file or cut into
 -- several (split.array_parts) that are read on several cores: without record positions,
--- since numbering the rows (WITH ORDINALITY) would make DuckDB read them on one, and
--- with the texts as strings (below). Records need positions only to name
--- them in a problem; when raw_problems finds one, the loader reads the dump again through
--- raw_fields.sql. The title and body, most of the bytes, are read as strings (DuckDB then
--- unescapes them once, as it parses); a value that DuckDB turned into a string from
--- another JSON type cannot always be told from a string, so text_kind leaves its kind
--- unknown, which raw_issues reports as a problem, so that the dump is read again whole.
+-- since numbering the rows (WITH ORDINALITY) would make DuckDB read them on one. Records
+-- need positions only to name them in a problem; when raw_problems finds one, the loader
+-- reads the dump again through raw_fields.sql. The title and body, most of the bytes,
+-- are read as strings (DuckDB then unescapes them once, as it parses); a value that
+-- DuckDB turned into a string from another JSON type cannot always be told from a
+-- string, so text_kind leaves its kind unknown, which raw_issues reports as a problem,
+-- so that the dump is read again whole.
 CREATE OR REPLACE VIEW raw_fields AS
 SELECT
     NULL::BIGINT AS record, 'OBJECT' AS kind, number,
