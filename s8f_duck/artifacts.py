@@ -209,21 +209,36 @@ def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> tup
     return writer.close(), found
 
 
+def _answers_header(schema: str, corpus_sha256: str) -> str:
+    return "{\n" f'  "schema": {encode_string(schema)},\n' f'  "corpus_sha256": {encode_string(corpus_sha256)},\n'
+
+
 def write_answers(con: duckdb.DuckDBPyConnection, path: Path, corpus_sha256: str, schema: str = ANSWERS_SCHEMA) -> str:
     """Stream the answer bundle (or, with the submission schema, a submission) from
     `answers_json` and `aggregates_json`; return its SHA-256."""
     writer = HashingWriter(path)
-    writer.write(
-        "{\n"
-        f'  "schema": {encode_string(schema)},\n'
-        f'  "corpus_sha256": {encode_string(corpus_sha256)},\n'
-        '  "answers": ['
-    )
+    writer.write(_answers_header(schema, corpus_sha256) + '  "answers": [')
     records, _ = stream_chunks(con, "answers_json", writer)
     (aggregates,) = con.execute("SELECT chunk FROM aggregates_json").fetchall()[0]
     writer.write(("\n  ],\n" if records else "],\n") + '  "aggregates": ' + aggregates)
     writer.write("\n}\n")
     return writer.close()
+
+
+UNBOUND_SHA256 = "0" * 64  # an answer bundle's corpus digest until the public corpus has one
+
+
+def bind_answers(path: Path, corpus_sha256: str) -> str:
+    """Write the public corpus's digest over the UNBOUND_SHA256 that an answer bundle was
+    written with (the same length: no other byte moves); return the bundle's SHA-256."""
+    offset = len(_answers_header(ANSWERS_SCHEMA, UNBOUND_SHA256).encode()) - len(f'"{UNBOUND_SHA256}",\n')
+    with open(path, "r+b") as f:
+        f.seek(offset)
+        if f.read(66) != f'"{UNBOUND_SHA256}"'.encode():
+            raise RuntimeError(f"{path}: no unbound corpus digest at byte {offset}")
+        f.seek(offset + 1)
+        f.write(corpus_sha256.encode())
+    return file_sha256(path)
 
 
 def report_document(

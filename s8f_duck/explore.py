@@ -18,13 +18,13 @@ from . import artifacts
 from .errors import UnusableInput
 from .load import load_public
 from .progress import Progress
-from .steps import FREEZE_STEPS, connect, run_steps, work_database
+from .steps import BESIDE_PUBLIC_STEPS, FREEZE_STEPS, connect, run_steps, work_database
 
 
 def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Progress | None = None) -> None:
     """Every freeze table (issues, labels, edges, components, answers, ...) from a public corpus."""
     load_public(con, public_path)
-    run_steps(con, FREEZE_STEPS, progress)
+    run_steps(con, (*FREEZE_STEPS, *BESIDE_PUBLIC_STEPS), progress)
 
 
 def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) -> None:

@@ -15,7 +15,9 @@ from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .load import load_raw, read_json_file
 from .progress import Progress
-from .steps import FREEZE_STEPS, LEAK_CHECK_STEPS, create_table, rows, run_steps, work_database
+from .steps import (
+    BESIDE_PUBLIC_STEPS, FREEZE_STEPS, LEAK_CHECK_STEPS, create_table, cursor, rows, run_steps, work_database
+)
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"
 
@@ -79,6 +81,19 @@ def freeze(
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
 
 
+def _beside_public(con: duckdb.DuckDBPyConnection, answers_path: Path) -> dict[str, Any]:
+    """What needs no public corpus digest, run while the public corpus is written: the
+    answer bundle's and the report's tables, the bundle (with UNBOUND_SHA256 as its corpus
+    digest, bound later) and its grade as its own candidate. The grade reads the bundle's
+    corpus digest only to compare it with the candidate's, the same file's."""
+    with con:
+        run_steps(con, BESIDE_PUBLIC_STEPS)
+        artifacts.write_answers(con, answers_path, artifacts.UNBOUND_SHA256)
+        with grade.separate_schema(con, "oracle"):  # in the same memory budget as the rest
+            oracle = grade.core_report(grade.grade_database(answers_path, answers_path, con))
+    return oracle
+
+
 class LeakCheckFailed(Verdict):
     def __init__(self, failed: list[str]) -> None:
         super().__init__(f"leak checks failed: {', '.join(failed)}")
@@ -111,20 +126,21 @@ def freeze_tables(
         with work_database(temp_db, input_bytes) as con:
             progress.step("load input")
             source = load(con)
-            run_steps(con, FREEZE_STEPS, progress)
+            run_steps(con, FREEZE_STEPS[:4], progress)
+            run_steps(con, FREEZE_STEPS[5:7], progress, beside=FREEZE_STEPS[4:5])
+            run_steps(con, FREEZE_STEPS[7:], progress)
             if parquet_path is not None:
                 progress.step("write parquet")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
-            progress.step("write public corpus")
-            corpus_sha256, fields_found = artifacts.write_public(con, temp_public, source)
-            progress.step("write answer bundle")
-            answers_sha256 = artifacts.write_answers(con, temp_answers, corpus_sha256)
-            progress.step("blind oracle grade, scan of the public bytes")
-            with ThreadPoolExecutor(1) as pool:  # the scan runs while DuckDB grades (it releases the GIL)
-                scan = pool.submit(artifacts.file_contains, temp_public, [answers_sha256])
-                with grade.separate_schema(con, "oracle"):  # in the same memory budget as the rest
-                    oracle = grade.core_report(grade.grade_database(temp_answers, temp_answers, con))
-                digest_found = scan.result()[answers_sha256]
+            progress.step("write public corpus; beside it, answer facts, answer bundle, blind oracle grade")
+            with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL: the two share both cores
+                beside = pool.submit(_beside_public, cursor(con), temp_answers)
+                corpus_sha256, fields_found = artifacts.write_public(con, temp_public, source)
+                oracle = beside.result()
+            progress.step("bind the answer bundle, scan the public bytes")
+            answers_sha256 = artifacts.bind_answers(temp_answers, corpus_sha256)
+            oracle["corpus_sha256"] = corpus_sha256  # the grade's only use of the bundle's header
+            digest_found = artifacts.file_contains(temp_public, [answers_sha256])[answers_sha256]
             create_table(con, "oracle_grade", grade.CORE_TYPES, [tuple(oracle.values())])
             scan = [("answers_sha256", answers_sha256, digest_found)]
             scan += [("answer_field", needle, hit) for needle, hit in fields_found.items()]

@@ -10,6 +10,7 @@ import atexit
 import os
 import shutil
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,20 +18,24 @@ from typing import Any
 
 import duckdb
 
+from . import hashing
 from .errors import UnusableInput
 from .progress import Progress
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 
 # Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
-# dump) and by the baseline and verify (from the public corpus).
-FACT_STEPS: tuple[str, ...] = (
+# dump) and by the baseline and verify (from the public corpus). First those the public
+# corpus holds (digests, splits), then those only the answer bundle holds.
+PUBLIC_FACT_STEPS: tuple[str, ...] = (
     "facts/text_digests",
     "facts/reference_edges",
     "facts/duplicate_edges",
-    "facts/contradiction_cues",
     "facts/components",
     "facts/splits",
+)
+ANSWER_FACT_STEPS: tuple[str, ...] = (
+    "facts/contradiction_cues",
     "facts/answers",
     "facts/state_counts",
     "facts/label_counts",
@@ -39,28 +44,33 @@ FACT_STEPS: tuple[str, ...] = (
     "facts/answers_json",
     "facts/aggregates_json",
 )
+FACT_STEPS: tuple[str, ...] = (*PUBLIC_FACT_STEPS, *ANSWER_FACT_STEPS)
 
-# freeze: raw_issues and redactions -> every table of the three artifacts.
+# freeze: raw_issues and redactions -> the public corpus's tables ...
 FREEZE_STEPS: tuple[str, ...] = (
     "macros",
     "freeze/scrub_passes",
     "freeze/scrubbed_issues",
     "freeze/labels",
-    *FACT_STEPS,
+    *PUBLIC_FACT_STEPS,
     "freeze/issues",
     "freeze/public_json",
     "freeze/corpus_header",
-    "freeze/report_counts",
 )
+
+# ... then, on a second connection while the public corpus is written (the two share
+# both cores): the answer bundle's tables, the report's counts and the leak checks that
+# need only the tables.
+BESIDE_PUBLIC_STEPS: tuple[str, ...] = (*ANSWER_FACT_STEPS, "freeze/report_counts", "freeze/content_checks")
+
+# After the artifacts are written: content_checks, public_scan, oracle_grade -> leak_checks.
+LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
 
 # baseline: the public corpus loaded as raw_issues with an empty redaction
 # map (its text is already scrubbed) -> answers and aggregates, by freeze's own SQL.
 BASELINE_STEPS: tuple[str, ...] = (
     "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", "freeze/labels", *FACT_STEPS
 )
-
-# After the artifacts are written: public_scan and oracle_grade -> leak_checks.
-LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
 
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
@@ -105,9 +115,11 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     atexit.register(shutil.rmtree, spill, ignore_errors=True)
     config = {"memory_limit": memory_limit(), "temp_directory": spill}
     try:
-        return duckdb.connect(database, read_only=read_only, config=config)
+        con = duckdb.connect(database, read_only=read_only, config=config)
     except duckdb.InvalidInputException as exc:
         raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
+    hashing.register(con, columns=False)
+    return con
 
 
 ROW_GROUP_SIZE = 16384  # DuckDB gives each row group one thread: small groups use both cores
@@ -141,9 +153,23 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
         try:
             con.execute(f"ATTACH '{target}' AS corpus (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
             con.execute("USE corpus")
+            hashing.register(con, columns=True)
             yield con
         finally:
             con.close()
+
+
+def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """A second connection to con's database, for another thread: in con's current schema,
+    with con's macros."""
+    database, schema, macros = con.execute(
+        "SELECT current_database(), current_schema(), getvariable('s8f_duck_macros')"
+    ).fetchall()[0]
+    other = con.cursor()
+    other.execute(f'USE "{database}"."{schema}"')
+    if macros:
+        other.execute("SET VARIABLE s8f_duck_macros = true")
+    return other
 
 
 def sql_path(step: str) -> Path:
@@ -155,10 +181,21 @@ def all_sql_files() -> list[Path]:
 
 
 def run_steps(
-    con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
+    con: duckdb.DuckDBPyConnection,
+    steps: Sequence[str],
+    progress: Progress | None = None,
+    *,
+    beside: Sequence[str] = (),
 ) -> None:
     """Run each step's SQL file in order on the connection; the macros only once per
-    connection (macros.sql sets the variable s8f_duck_macros last)."""
+    connection (macros.sql sets the variable s8f_duck_macros last). The steps `beside`,
+    if any, run meanwhile on a second connection (DuckDB releases the GIL)."""
+    if beside:
+        with ThreadPoolExecutor(1) as pool:
+            other = pool.submit(run_steps, cursor(con), beside)
+            run_steps(con, steps, progress)
+            other.result()
+        return
     for step in steps:
         if step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -68,3 +69,29 @@ def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, m
     assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
     monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
     assert artifacts.public_batch(con) == 1024  # the smallest range
+
+
+def test_blind_oracle_grade_is_the_grade_of_the_written_bundle(demo_db: tuple[Path, Path], tmp_path: Path) -> None:
+    # freeze grades the bundle before the public corpus's digest is written into it
+    out = demo_db[0].parent
+    copy = tmp_path / "submission.json"  # another path: no same-file shortcut in grade
+    copy.write_bytes((out / "answers.json").read_bytes())
+    result = run_cli("grade", "--answers", out / "answers.json", "--submission", copy, "--output", tmp_path / "grade.json")
+    assert result.returncode == 0, result.stderr
+    grade = json.loads((tmp_path / "grade.json").read_text())
+    report = json.loads((out / "report.json").read_text())
+    assert report["blind_oracle_grade"] == {field: grade[field] for field in report["blind_oracle_grade"]}
+    assert report["blind_oracle_grade"]["corpus_sha256"] == artifacts.file_sha256(demo_db[1])
+    assert report["blind_oracle_grade"]["test_records"] > 0
+
+
+def test_bind_answers_writes_only_the_digest(tmp_path: Path) -> None:
+    path = tmp_path / "answers.json"
+    unbound = artifacts._answers_header(artifacts.ANSWERS_SCHEMA, artifacts.UNBOUND_SHA256) + '  "answers": []\n}\n'
+    path.write_text(unbound)
+    digest = "ab" * 32
+    assert artifacts.bind_answers(path, digest) == artifacts.file_sha256(path)
+    assert path.read_text() == unbound.replace(artifacts.UNBOUND_SHA256, digest)
+    with pytest.raises(RuntimeError, match="no unbound corpus digest"):
+        artifacts.bind_answers(path, digest)  # already bound: nothing is overwritten
+    assert path.read_text() == unbound.replace(artifacts.UNBOUND_SHA256, digest)

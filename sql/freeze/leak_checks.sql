@@ -1,35 +1,13 @@
 -- SPEC §6 leak checks, one row; freeze fails and writes nothing unless all are true.
 -- public_scan holds what a byte scan of the written public file found; oracle_grade is
--- the grade of the written answer bundle submitted as its own candidate.
+-- the grade of the written answer bundle submitted as its own candidate; content_checks
+-- the checks of the tables.
 CREATE OR REPLACE TABLE leak_checks AS
-WITH
-public AS MATERIALIZED (  -- the public records' fields checked here, computed once
-    SELECT number, id, split, title_sha256, body_sha256, state, closed_at, labels FROM issues
-),
-hashes AS (
-    SELECT 'title' AS kind, title_sha256 AS hash, split FROM public
-    UNION ALL
-    SELECT 'body', body_sha256, split FROM public
-),
-straddling AS (SELECT kind, hash FROM hashes GROUP BY kind, hash HAVING count(DISTINCT split) > 1),
-source_labels AS (
-    SELECT number, list_sort(list_filter(label_names, lambda name: name <> '')) AS labels FROM raw_issues
-),
-altered AS (
-    SELECT raw.number
-    FROM raw_issues AS raw
-    LEFT JOIN public USING (number)
-    LEFT JOIN source_labels USING (number)
-    WHERE public.number IS NULL
-       OR public.state IS DISTINCT FROM raw.state
-       OR public.closed_at IS DISTINCT FROM raw.closed_at
-       OR coalesce(public.labels, []) IS DISTINCT FROM source_labels.labels
-)
 SELECT
     NOT (SELECT bool_or(found) FROM public_scan WHERE kind = 'answers_sha256') AS answer_digest_absent_from_public,
-    (SELECT count(*) = 0 FROM straddling) AS disjoint_train_tune_test_content,
-    (SELECT count(DISTINCT id) = count(*) AND bool_and(split IN ('train', 'tune', 'test')) FROM public)
-        AS disjoint_train_tune_test_ids,
+    content.disjoint_train_tune_test_content,
+    content.disjoint_train_tune_test_ids,
     (SELECT quality_pass AND exact_records = test_records FROM oracle_grade) AS oracle_blind_run_exact,
     NOT (SELECT bool_or(found) FROM public_scan WHERE kind = 'answer_field') AS public_omits_derived_answer_fields,
-    (SELECT count(*) = 0 FROM altered) AS public_preserves_source_state_labels_closed_at;
+    content.public_preserves_source_state_labels_closed_at
+FROM content_checks AS content;
