@@ -126,9 +126,7 @@ def freeze_tables(
         with work_database(temp_db, input_bytes) as con:
             progress.step("load input")
             source = load(con)
-            run_steps(con, FREEZE_STEPS[:4], progress)
-            run_steps(con, FREEZE_STEPS[5:7], progress, beside=FREEZE_STEPS[4:5])
-            run_steps(con, FREEZE_STEPS[7:], progress)
+            run_steps(con, FREEZE_STEPS, progress)
             if parquet_path is not None:
                 progress.step("write parquet")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))

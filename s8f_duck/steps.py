@@ -52,6 +52,7 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/scrub_passes",
     "freeze/scrubbed_issues",
     "freeze/labels",
+    "freeze/label_lists",
     *PUBLIC_FACT_STEPS,
     "freeze/issues",
     "freeze/public_json",
@@ -69,7 +70,7 @@ LEAK_CHECK_STEPS: tuple[str, ...] = ("freeze/leak_checks",)
 # baseline: the public corpus loaded as raw_issues with an empty redaction
 # map (its text is already scrubbed) -> answers and aggregates, by freeze's own SQL.
 BASELINE_STEPS: tuple[str, ...] = (
-    "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", "freeze/labels", *FACT_STEPS
+    "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", "freeze/labels", "freeze/label_lists", *FACT_STEPS
 )
 
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
@@ -180,28 +181,31 @@ def all_sql_files() -> list[Path]:
     return sorted(SQL_DIR.rglob("*.sql"))
 
 
+# A step run on a second connection while the steps named beside it run on the first:
+# the digests go mostly through Python's hashlib on one core, the edges through DuckDB.
+RUN_BESIDE: dict[str, tuple[str, ...]] = {"facts/text_digests": ("facts/reference_edges", "facts/duplicate_edges")}
+
+
 def run_steps(
-    con: duckdb.DuckDBPyConnection,
-    steps: Sequence[str],
-    progress: Progress | None = None,
-    *,
-    beside: Sequence[str] = (),
+    con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
 ) -> None:
     """Run each step's SQL file in order on the connection; the macros only once per
-    connection (macros.sql sets the variable s8f_duck_macros last). The steps `beside`,
-    if any, run meanwhile on a second connection (DuckDB releases the GIL)."""
-    if beside:
-        with ThreadPoolExecutor(1) as pool:
-            other = pool.submit(run_steps, cursor(con), beside)
-            run_steps(con, steps, progress)
-            other.result()
-        return
-    for step in steps:
-        if step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]:
-            continue
-        if progress:
-            progress.step(step)
-        con.execute(sql_path(step).read_text(encoding="utf-8"))
+    connection (macros.sql sets the variable s8f_duck_macros last). A step of RUN_BESIDE
+    followed by the steps named for it runs on a second connection meanwhile."""
+    at = 0
+    while at < len(steps):
+        step, at = steps[at], at + 1
+        alongside = RUN_BESIDE.get(step, ())
+        if alongside and tuple(steps[at : at + len(alongside)]) == alongside:
+            with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL
+                other = pool.submit(run_steps, cursor(con), [step])
+                run_steps(con, alongside, progress)
+                other.result()
+            at += len(alongside)
+        elif not (step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]):
+            if progress:
+                progress.step(step)
+            con.execute(sql_path(step).read_text(encoding="utf-8"))
 
 
 def create_table(

@@ -2,7 +2,6 @@
 -- by byte order (DuckDB compares strings bytewise), facts distinct and ascending.
 CREATE OR REPLACE TABLE answers AS
 WITH
-label_lists AS (SELECT number, list(label ORDER BY label) AS labels FROM labels GROUP BY number),
 reference_lists AS (SELECT src AS number, list(dst ORDER BY dst) AS refs FROM reference_edges GROUP BY src),
 duplicate_lists AS (SELECT src AS number, list(dst ORDER BY dst) AS dups FROM duplicate_edges GROUP BY src),
 cue_lists AS (SELECT number, list(marker ORDER BY marker) AS cues FROM contradiction_cues GROUP BY number)
@@ -12,6 +11,7 @@ SELECT
     issue.number,
     upper(issue.state) AS state,
     coalesce(label_lists.labels, []) AS labels,
+    coalesce(label_lists.labels_json, '[]') AS labels_json,
     coalesce(reference_lists.refs, []) AS "references",
     coalesce(duplicate_lists.dups, []) AS duplicate_targets,
     coalesce(cue_lists.cues, []) AS scope_contradictions

@@ -11,7 +11,7 @@ SELECT
         '      "id": ', go_json_plain(id), ',', chr(10),
         '      "split": ', go_json_plain(split), ',', chr(10),
         '      "state": ', go_json(state), ',', chr(10),
-        '      "labels": ', go_json_list(list_transform(labels, lambda l: go_json(l)), '      '), ',', chr(10),
+        '      "labels": ', labels_json, ',', chr(10),
         '      "references": ', go_json_list(list_transform("references", lambda n: CAST(n AS VARCHAR)), '      '),
         ',', chr(10),
         '      "duplicate_targets": ',

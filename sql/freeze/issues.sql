@@ -3,9 +3,6 @@
 -- hex SHA-256 digests of the scrubbed title and body. A view over the tables that hold
 -- each part, so the texts are not copied again.
 CREATE OR REPLACE VIEW issues AS
-WITH label_lists AS (
-    SELECT number, list(label ORDER BY label) AS labels FROM labels GROUP BY number
-)
 SELECT
     issue_id(issue.number) AS id,
     splits.split,
@@ -17,6 +14,7 @@ SELECT
     issue.url,
     issue.state,
     label_lists.labels,
+    label_lists.labels_json,
     issue.closed_at,
     text_digests.title_sha256,
     text_digests.body_sha256,

@@ -18,9 +18,7 @@ SELECT
         '      "updated_at": ', go_json_plain(updated_at), ',', chr(10),
         '      "url": ', go_json(url), ',', chr(10),
         '      "state": ', go_json(state), ',', chr(10),
-        '      "labels": ', CASE WHEN labels IS NULL THEN 'null'
-                                ELSE go_json_list(list_transform(labels, lambda l: go_json(l)), '      ') END,
-        ',', chr(10),
+        '      "labels": ', coalesce(labels_json, 'null'), ',', chr(10),
         '      "closed_at": ', go_json_plain(closed_at), ',', chr(10),
         '      "title_sha256": ', go_json_plain(title_sha256), ',', chr(10),
         '      "body_sha256": ', go_json_plain(body_sha256), chr(10),
