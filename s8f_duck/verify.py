@@ -9,6 +9,7 @@ fresh freeze of it byte for byte.
 from __future__ import annotations
 
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -125,13 +126,17 @@ def verify(
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
         raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
     given = dict(zip(NAMES, (public_path, answers_path, report_path)))
+    if not answers_path.is_file():  # before the long re-derivation
+        raise UnusableInput(f"{answers_path}: cannot read: no such file")
     header: dict[str, Any] = {}
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
         header.update(load_public(con, public_path))
         return str(header["source"])
 
-    with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp, ThreadPoolExecutor(1) as pool:
+        # The given files' digests, taken on the core the re-derivation leaves idle.
+        digests = pool.submit(lambda: {name: file_sha256(given[name]) for name in ("public", "answers")})
         derived = {name: Path(tmp) / f"{name}.json" for name in NAMES}
         try:
             result = freeze_tables(load, derived["public"], derived["answers"], derived["report"], progress=progress,
@@ -139,15 +144,14 @@ def verify(
         except LeakCheckFailed as exc:
             return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
         progress.step("compare")
-        # A file with the re-derived bytes has their digest and is exactly as well-formed.
-        public_same = same_bytes(public_path, derived["public"])
-        public_sha = result.corpus_sha256 if public_same else file_sha256(public_path)
-        answers_same = same_bytes(answers_path, derived["answers"])
+        # A file with the re-derived bytes' digest has those bytes: it is exactly as well-formed.
+        public_sha, answers_sha = digests.result().values()
+        public_same = public_sha == result.corpus_sha256
+        answers_same = answers_sha == result.answers_sha256
         if answers_same:
-            answers_corpus, answers_sha = result.corpus_sha256, result.answers_sha256
-            answers_count = result.report["records"]
+            answers_corpus, answers_count = result.corpus_sha256, result.report["records"]
         else:
-            (answers_corpus, answers_count), answers_sha = _bundle_binding(answers_path), file_sha256(answers_path)
+            answers_corpus, answers_count = _bundle_binding(answers_path)
         problems = reference_checks(public_sha, header["records"], answers_corpus, answers_count, answers_sha, report)
         expected_report = {**result.report, "corpus_sha256": report.get("corpus_sha256"),
                            "answers_sha256": report.get("answers_sha256"),

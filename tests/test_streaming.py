@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -95,3 +96,13 @@ def test_bind_answers_writes_only_the_digest(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="no unbound corpus digest"):
         artifacts.bind_answers(path, digest)  # already bound: nothing is overwritten
     assert path.read_text() == unbound.replace(artifacts.UNBOUND_SHA256, digest)
+
+
+@pytest.mark.parametrize("content", [b"", b"x", b"abc\xc3\xa9" * 100_000 + b"needle"])
+def test_file_digest_and_scan(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "f"
+    path.write_bytes(content)
+    assert artifacts.file_sha256(path) == hashlib.sha256(content).hexdigest()
+    assert artifacts.file_contains(path, ["needle", "abcé", "nope"]) == {
+        "needle": b"needle" in content, "abcé": "abcé".encode() in content, "nope": False
+    }
