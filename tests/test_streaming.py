@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import mmap
 from pathlib import Path
 
 import duckdb
@@ -98,8 +99,13 @@ def test_bind_answers_writes_only_the_digest(tmp_path: Path) -> None:
     assert path.read_text() == unbound.replace(artifacts.UNBOUND_SHA256, digest)
 
 
-@pytest.mark.parametrize("content", [b"", b"x", b"abc\xc3\xa9" * 100_000 + b"needle"])
-def test_file_digest_and_scan(tmp_path: Path, content: bytes) -> None:
+@pytest.mark.parametrize("window", [artifacts.MAP_WINDOW, mmap.ALLOCATIONGRANULARITY])
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"x", b"abc\xc3\xa9" * 100_000 + b"needle", b"." * (mmap.ALLOCATIONGRANULARITY - 3) + b"needle" + b"abc\xc3\xa9"],
+)  # the last one across the first window's end
+def test_file_digest_and_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes, window: int) -> None:
+    monkeypatch.setattr(artifacts, "MAP_WINDOW", window)
     path = tmp_path / "f"
     path.write_bytes(content)
     assert artifacts.file_sha256(path) == hashlib.sha256(content).hexdigest()
