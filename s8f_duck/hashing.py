@@ -31,13 +31,14 @@ def _column(texts):  # type: ignore[no-untyped-def]  # pyarrow Array -> Array, p
 
 
 def register(con: duckdb.DuckDBPyConnection, *, columns: bool) -> None:
-    """Define sha256_hex on the connection's database: a row at a time (no pyarrow import,
-    for small inputs), or a column at a time (for large ones)."""
+    """Define sha256_hex on the connection: a column at a time through hashlib (for large
+    inputs), or as DuckDB's own sha256, a macro in the current schema (for small ones:
+    registering a Python function imports numpy, 0.045 s, more than it saves there)."""
+    if not columns:
+        con.execute(f"CREATE OR REPLACE MACRO {NAME}(s) AS sha256(s)")
+        return
     try:
         con.remove_function(NAME)
     except duckdb.InvalidInputException:
         pass  # not defined yet
-    if columns:
-        con.create_function(NAME, _column, ["VARCHAR"], "VARCHAR", type="arrow", side_effects=False)
-    else:
-        con.create_function(NAME, _one, ["VARCHAR"], "VARCHAR", side_effects=False)
+    con.create_function(NAME, _column, ["VARCHAR"], "VARCHAR", type="arrow", side_effects=False)

@@ -9,6 +9,7 @@ original file instead whenever it refuses a part.
 from __future__ import annotations
 
 import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import BinaryIO
 
@@ -101,12 +102,14 @@ def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -
                     cuts.append(cut)
     if not cuts and start == 0 and end == source.stat().st_size:
         return [source]
-    files = []
     bounds = [start - 1, *cuts, end]  # each part: after one cut up to the next
-    for i in range(len(bounds) - 1):
-        part = scratch / f"part-{i}.json"
-        first, last = i == 0, i == len(bounds) - 2
-        copy_range(source, part, start if first else bounds[i] + 1, bounds[i + 1] if not last else end,
-                    prefix=b"" if first else b"[", suffix=b"" if last else b"]")  # fmt: skip
-        files.append(part)
+    files = [scratch / f"part-{i}.json" for i in range(len(bounds) - 1)]
+
+    def copy(i: int) -> None:
+        first, last = i == 0, i == len(files) - 1
+        copy_range(source, files[i], start if first else bounds[i] + 1, bounds[i + 1] if not last else end,
+                   prefix=b"" if first else b"[", suffix=b"" if last else b"]")  # fmt: skip
+
+    with ThreadPoolExecutor(len(files)) as pool:  # the kernel copies them at the same time: half the time for two
+        list(pool.map(copy, range(len(files))))
     return files

@@ -119,7 +119,8 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
         con = duckdb.connect(database, read_only=read_only, config=config)
     except duckdb.InvalidInputException as exc:
         raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
-    hashing.register(con, columns=False)
+    if not read_only:
+        hashing.register(con, columns=False)
     return con
 
 
