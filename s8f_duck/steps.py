@@ -25,17 +25,17 @@ from .progress import Progress
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 
 # Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
-# dump) and by the baseline and verify (from the public corpus). First those the public
-# corpus holds (digests, splits), then those only the answer bundle holds.
-PUBLIC_FACT_STEPS: tuple[str, ...] = (
+# dump) and by the baseline and verify (from the public corpus). First the passes over
+# the texts and the splits, then the answer bundle's tables.
+TEXT_FACT_STEPS: tuple[str, ...] = (
     "facts/text_digests",
     "facts/reference_edges",
     "facts/duplicate_edges",
+    "facts/contradiction_cues",
     "facts/components",
     "facts/splits",
 )
 ANSWER_FACT_STEPS: tuple[str, ...] = (
-    "facts/contradiction_cues",
     "facts/answers",
     "facts/state_counts",
     "facts/label_counts",
@@ -44,7 +44,7 @@ ANSWER_FACT_STEPS: tuple[str, ...] = (
     "facts/answers_json",
     "facts/aggregates_json",
 )
-FACT_STEPS: tuple[str, ...] = (*PUBLIC_FACT_STEPS, *ANSWER_FACT_STEPS)
+FACT_STEPS: tuple[str, ...] = (*TEXT_FACT_STEPS, *ANSWER_FACT_STEPS)
 
 # freeze: raw_issues and redactions -> the public corpus's tables ...
 FREEZE_STEPS: tuple[str, ...] = (
@@ -53,7 +53,7 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/scrubbed_issues",
     "freeze/labels",
     "freeze/label_lists",
-    *PUBLIC_FACT_STEPS,
+    *TEXT_FACT_STEPS,
     "freeze/issues",
     "freeze/public_json",
     "freeze/corpus_header",
@@ -182,9 +182,13 @@ def all_sql_files() -> list[Path]:
     return sorted(SQL_DIR.rglob("*.sql"))
 
 
-# A step run on a second connection while the steps named beside it run on the first:
-# the digests go mostly through Python's hashlib on one core, the edges through DuckDB.
-RUN_BESIDE: dict[str, tuple[str, ...]] = {"facts/text_digests": ("facts/reference_edges", "facts/duplicate_edges")}
+# A step run on a second connection while the steps named beside it run on the first,
+# where the first leave a core idle: the digests go mostly through Python's hashlib on
+# one core; the components are mostly one recursive query.
+RUN_BESIDE: dict[str, tuple[str, ...]] = {
+    "facts/text_digests": ("facts/reference_edges", "facts/duplicate_edges"),
+    "facts/contradiction_cues": ("facts/components", "facts/splits"),
+}
 
 
 def run_steps(
