@@ -13,6 +13,7 @@ import duckdb
 from . import artifacts, grade
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
+from .literals import required_literal
 from .load import load_raw, read_json_file
 from .progress import Progress
 from .steps import (
@@ -38,8 +39,10 @@ def load_redactions(path: Path) -> list[str]:
 
 
 def create_redactions(con: duckdb.DuckDBPyConnection, path: Path, patterns: list[str]) -> None:
-    """Table `redactions` (rule, pattern), each pattern checked by RE2 as the scrub uses it."""
-    create_table(con, "redactions", {"rule": "BIGINT", "pattern": "VARCHAR"}, list(enumerate(patterns, start=1)))
+    """Table `redactions` (rule, pattern, literal), each pattern checked by RE2 as the scrub
+    uses it; literal is text every match contains, or NULL (literals.required_literal)."""
+    rules = [(rule, pattern, required_literal(pattern)) for rule, pattern in enumerate(patterns, start=1)]
+    create_table(con, "redactions", {"rule": "BIGINT", "pattern": "VARCHAR", "literal": "VARCHAR"}, rules)
     try:
         con.execute("SELECT count(*) FROM redactions WHERE regexp_matches('', '(?i)' || pattern)")
     except duckdb.Error:  # name the first pattern RE2 refuses

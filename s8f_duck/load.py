@@ -217,7 +217,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN record")
     run_steps(con, PUBLIC_STEPS[3:])
-    con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR)")  # none: the text is scrubbed
+    con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR, literal VARCHAR)")  # none: the text is scrubbed
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")
     return rows(con, "SELECT * FROM public_header")[0]
 

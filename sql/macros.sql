@@ -183,5 +183,28 @@ CREATE OR REPLACE MACRO timestamp_problem(o, field, value, parsed, nullable) AS
             THEN {'o': o, 'p': 'field ''' || field || ''': not an RFC 3339 timestamp: ''' || (value->>'$') || ''''}
     END;
 
+
+-- SPEC §2 (scrub_passes.sql): an ASCII literal as an RE2 pattern matching it in any ASCII
+-- case, each letter as a class ([sS]): RE2 skips ahead fast to those, not to (?i).
+CREATE OR REPLACE MACRO scrub_class_pattern(literal) AS
+    array_to_string(list_transform(string_split(literal, ''), lambda c:
+        CASE WHEN lower(c) <> upper(c) THEN '[' || lower(c) || upper(c) || ']'
+            WHEN contains('\.+*?()|[]{}^$', c) THEN '\' || c
+            ELSE c
+        END), '');
+-- Whether a text may hold a match of some redaction rule (scrub_passes.sql sets the
+-- variables; a NULL pattern is no scan).
+CREATE OR REPLACE MACRO scrub_candidate(t) AS
+    coalesce(regexp_matches(t, getvariable('scrub_literals')[1]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[2]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[3]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[4]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[5]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[6]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[7]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_literals')[8]), false)
+    OR coalesce(regexp_matches(t, getvariable('scrub_others')), false)
+    OR (coalesce(getvariable('scrub_folds'), false) AND (contains(t, chr(383)) OR contains(t, chr(8490))));  -- ſ, K
+
 -- Last: run_steps (s8f_duck/steps.py) skips this file on a connection that has run it.
 SET VARIABLE s8f_duck_macros = true;

@@ -350,6 +350,17 @@ def test_custom_redaction_map_replaces_default_and_applies_in_order(
     assert (frozen["report"]["scrubbed_matches"], frozen["report"]["scrubbed_records"]) == (matches, 1)
 
 
+def test_scrub_folds_case_beyond_ascii(tmp_path: Path) -> None:
+    # (?i) in RE2 also matches ſ (U+017F) for s and the Kelvin sign (U+212A) for k; the
+    # first scan looks for ASCII case classes and must still keep these texts
+    redactions = tmp_path / "redactions.json"
+    redactions.write_text(json.dumps(["samsung", "kdgx"]), encoding="utf-8")
+    records = [issue(1, title="ſAMſUNG", body="x \u212adgx y"), issue(2, body="samsun kdg")]
+    frozen = freeze_dump(tmp_path, records, "--redactions", str(redactions))
+    assert (record(frozen, 1)["title"], record(frozen, 1)["body"]) == (MARK, f"x {MARK} y")
+    assert record(frozen, 2)["body"] == "samsun kdg"
+
+
 def test_empty_redaction_map_changes_nothing(tmp_path: Path) -> None:
     redactions = tmp_path / "redactions.json"
     redactions.write_text("[]", encoding="utf-8")

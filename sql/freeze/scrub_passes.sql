@@ -2,12 +2,26 @@
 -- Rules apply in order, each case-insensitively on the text left by the rule before;
 -- scrub_matches counts every match of every rule in title and body.
 -- Only texts that some rule matches can change (a rule that matches nothing changes
--- nothing), so one scan with all rules as alternatives picks the few candidates, and
--- only those go through the rules one by one.
--- (A variable, not a column: DuckDB compiles a constant pattern once, a column's per row;
--- it is NULL for an empty map.)
-SET VARIABLE any_redaction = (
-    SELECT '(?i)(?:' || string_agg(pattern, ')|(?:' ORDER BY rule) || ')' FROM redactions
+-- nothing), so a first scan picks the few candidates, and only those go through the
+-- rules one by one. RE2 scans slowly for a case-insensitive pattern, so a rule with a
+-- literal that every match contains (`redactions.literal`, found by literals.py) is
+-- looked for as that literal in explicit ASCII case classes, a scan of its own for each
+-- of the first eight (RE2 is slow on their alternation too), plus any text with U+017F
+-- or U+212A, which (?i) folds to s and k; the other rules as they are, in one alternation.
+-- (Variables, not columns: DuckDB compiles a constant pattern once, a column's per row;
+-- with no rules every pattern is NULL, and nothing is scanned.)
+SET VARIABLE scrub_literals = (  -- the first eight rules' literals, by rule
+    SELECT list(scrub_class_pattern(literal) ORDER BY rule)
+    FROM (SELECT rule, literal FROM redactions WHERE literal IS NOT NULL ORDER BY rule LIMIT 8)
+);
+SET VARIABLE scrub_folds = (
+    SELECT bool_or(regexp_matches(literal, '[sSkK]'))
+    FROM (SELECT rule, literal FROM redactions WHERE literal IS NOT NULL ORDER BY rule LIMIT 8)
+);
+SET VARIABLE scrub_others = (
+    SELECT '(?i)(?:' || string_agg(pattern, ')|(?:' ORDER BY rule) || ')'
+    FROM redactions
+    WHERE rule NOT IN (SELECT rule FROM redactions WHERE literal IS NOT NULL ORDER BY rule LIMIT 8)
 );
 
 CREATE OR REPLACE TABLE scrub_passes AS
@@ -15,8 +29,7 @@ WITH RECURSIVE
 candidates AS (
     SELECT number, title, body
     FROM raw_issues
-    WHERE getvariable('any_redaction') IS NOT NULL  -- no rules (a public corpus read back): no scan
-      AND (regexp_matches(title, getvariable('any_redaction')) OR regexp_matches(body, getvariable('any_redaction')))
+    WHERE scrub_candidate(title) OR scrub_candidate(body)
 ),
 passes(number, step, title, body, scrub_matches) AS (
     SELECT number, 0, title, body, 0 FROM candidates
