@@ -17,7 +17,14 @@ from .literals import required_literal
 from .load import load_raw, read_json_file
 from .progress import Progress
 from .steps import (
-    BESIDE_PUBLIC_STEPS, FREEZE_STEPS, LEAK_CHECK_STEPS, create_table, cursor, rows, run_steps, work_database
+    BESIDE_PUBLIC_STEPS,
+    FREEZE_STEPS,
+    LEAK_CHECK_STEPS,
+    create_table,
+    cursor,
+    rows,
+    run_steps,
+    work_database,
 )
 
 DEFAULT_REDACTIONS = Path(__file__).resolve().parent / "data" / "redactions.json"

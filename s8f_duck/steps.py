@@ -10,8 +10,8 @@ import atexit
 import os
 import shutil
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -202,9 +202,11 @@ def run_steps(
         step, at = steps[at], at + 1
         alongside = RUN_BESIDE.get(step, ())
         if alongside and tuple(steps[at : at + len(alongside)]) == alongside:
-            with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL
-                other = pool.submit(run_steps, cursor(con), [step])
-                run_steps(con, alongside, progress)
+            if progress:
+                progress.step(f"{', '.join(alongside)}; beside them {step}")
+            with cursor(con) as second, ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL
+                other = pool.submit(run_steps, second, [step])
+                run_steps(con, alongside)
                 other.result()
             at += len(alongside)
         elif not (step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]):

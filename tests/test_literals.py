@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-import duckdb
 import pytest
 
 from s8f_duck import steps
