@@ -112,3 +112,22 @@ def test_file_digest_and_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c
     assert artifacts.file_contains(path, ["needle", "abcé", "nope"]) == {
         "needle": b"needle" in content, "abcé": "abcé".encode() in content, "nope": False
     }
+
+
+@pytest.mark.parametrize(
+    ("small_bytes", "file_share"),
+    [(steps.SMALL_INPUT_BYTES, steps.FILE_SHARE), (0, steps.FILE_SHARE), (0, 2**40)],
+    ids=["plain in-memory database", "attached in-memory database", "temporary database file"],
+)
+def test_every_work_database_writes_the_same_bytes(
+    demo_db: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_bytes: int, file_share: int
+) -> None:
+    # the fixture's freeze (with --db) worked in the database file it keeps
+    from s8f_duck import freeze
+
+    monkeypatch.setattr(steps, "SMALL_INPUT_BYTES", small_bytes)
+    monkeypatch.setattr(steps, "FILE_SHARE", file_share)
+    out = {name: tmp_path / f"{name}.json" for name in ("public", "answers", "report")}
+    freeze.freeze(DEMO, out["public"], out["answers"], out["report"], "demo")
+    for name, path in out.items():
+        assert path.read_bytes() == (demo_db[0].parent / f"{name}.json").read_bytes(), name
