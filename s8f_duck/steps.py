@@ -139,13 +139,14 @@ FILE_SHARE = 4
 
 @contextmanager
 def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
-    """A connection whose tables have small row groups (tables of 100,000 rows are then
-    scanned by several threads) and live in a database file (the given path, or, for an
-    input larger than a FILE_SHARE-th of the memory limit or of unknown size, a temporary
-    one removed afterwards: its blocks are evicted without spilling), or else in memory
-    (measured: 100,000 issues freeze 0.2 s faster and in 0.07 GB less than with a file).
-    With no path and an input smaller than SMALL_INPUT_BYTES, a plain in-memory database;
-    for an input smaller than ONE_THREAD_BYTES, on one thread."""
+    """A connection whose tables live in a database file with small row groups (tables of
+    100,000 rows are then scanned by several threads; its blocks are evicted without
+    spilling): the given path, or, for an input larger than a FILE_SHARE-th of the memory
+    limit or of unknown size, a temporary one removed afterwards. Otherwise in memory,
+    where DuckDB ignores ROW_GROUP_SIZE (one core scans a 100,000-row table), and yet
+    100,000 issues freeze 0.2 s faster and in 0.07 GB less than with a file (no
+    compression, no file). With no path and an input smaller than SMALL_INPUT_BYTES, a
+    plain in-memory database; for an input smaller than ONE_THREAD_BYTES, on one thread."""
     if path is None and input_bytes is not None and input_bytes < SMALL_INPUT_BYTES:
         con = connect()
         if input_bytes < ONE_THREAD_BYTES:
