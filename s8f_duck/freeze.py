@@ -123,8 +123,8 @@ def freeze_tables(
 ) -> FreezeResult:
     """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
     `redactions`; it returns the corpus source) and write the artifacts
-    (all or nothing). input_bytes, the input's size, lets a small input be
-    frozen in memory."""
+    (all or nothing). input_bytes, the input's size, lets an input that fits be
+    frozen in memory (steps.work_database)."""
     progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()
     try:
