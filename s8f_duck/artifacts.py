@@ -95,6 +95,25 @@ class HashingWriter:
         return self._hash.hexdigest()
 
 
+class ComparingWriter(HashingWriter):
+    """Hashes what is written, as HashingWriter does, but compares it with a file's bytes
+    instead of writing it: `same` says whether it was the whole file, byte for byte."""
+
+    def __init__(self, given: Path) -> None:
+        self._file = open(given, "rb")
+        self._hash = hashlib.sha256()
+        self.same = True
+
+    def write_bytes(self, data: bytes | memoryview) -> None:
+        self._hash.update(data)
+        if self.same:
+            self.same = self._file.read(len(data)) == bytes(data)  # bytes compare with memcmp
+
+    def close(self) -> str:
+        self.same = self.same and not self._file.read(1)
+        return super().close()
+
+
 def write_text(path: Path, text: str) -> str:
     """Write text; return the SHA-256 of its bytes."""
     writer = HashingWriter(path)
@@ -222,9 +241,10 @@ def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:
     return None if ranges <= 1 else max(1024, -(-records // ranges))
 
 
-def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> tuple[str, dict[str, bool]]:
-    """Stream the public corpus (header, `public_json` chunks, footer); return its SHA-256
-    and which of the derived answer fields' names (ANSWER_FIELD_NEEDLES) occur in it."""
+def write_public(con: duckdb.DuckDBPyConnection, writer: HashingWriter, source: str) -> tuple[str, dict[str, bool]]:
+    """Stream the public corpus (header, `public_json` chunks, footer) to the writer; return
+    its SHA-256 and which of the derived answer fields' names (ANSWER_FIELD_NEEDLES) occur
+    in it."""
     (frozen_at,) = con.execute("SELECT frozen_at FROM corpus_header").fetchall()[0]
     header = (
         "{\n"
@@ -233,7 +253,6 @@ def write_public(con: duckdb.DuckDBPyConnection, path: Path, source: str) -> tup
         f'  "frozen_at": {encode_string(frozen_at)},\n'
         '  "records": ['
     )
-    writer = HashingWriter(path)
     writer.write(header)
     records, found = stream_chunks(con, "public_json", writer, batch=public_batch(con), needles=ANSWER_FIELD_NEEDLES)
     footer = "\n  ]\n}\n" if records else "]\n}\n"

@@ -104,6 +104,10 @@ def _beside_public(con: duckdb.DuckDBPyConnection, answers_path: Path) -> dict[s
     return oracle
 
 
+class PublicDiffers(Exception):
+    """The re-derived public corpus is not the given one (freeze_tables' same_public_as)."""
+
+
 class LeakCheckFailed(Verdict):
     def __init__(self, failed: list[str]) -> None:
         super().__init__(f"leak checks failed: {', '.join(failed)}")
@@ -120,11 +124,14 @@ def freeze_tables(
     parquet_path: Path | None = None,
     progress: Progress | None = None,
     input_bytes: int | None = None,
+    same_public_as: Path | None = None,
 ) -> FreezeResult:
     """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
     `redactions`; it returns the corpus source) and write the artifacts
     (all or nothing). input_bytes, the input's size, lets an input that fits be
-    frozen in memory (steps.work_database)."""
+    frozen in memory (steps.work_database). With same_public_as, the public corpus is
+    compared with that file instead of being written (public_path is left empty), and
+    PublicDiffers is raised unless they are the same bytes."""
     progress = progress or Progress("freeze", enabled=False)
     outputs = artifacts.Outputs()
     try:
@@ -143,12 +150,16 @@ def freeze_tables(
             progress.step("write public corpus; beside it, answer facts, answer bundle, blind oracle grade")
             with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL: the two share both cores
                 beside = pool.submit(_beside_public, cursor(con), temp_answers)
-                corpus_sha256, fields_found = artifacts.write_public(con, temp_public, source)
+                writer = artifacts.ComparingWriter(same_public_as) if same_public_as else artifacts.HashingWriter(temp_public)
+                corpus_sha256, fields_found = artifacts.write_public(con, writer, source)
                 oracle = beside.result()
+            if isinstance(writer, artifacts.ComparingWriter) and not writer.same:
+                raise PublicDiffers
             progress.step("bind the answer bundle, scan the public bytes")
             answers_sha256 = artifacts.bind_answers(temp_answers, corpus_sha256)
             oracle["corpus_sha256"] = corpus_sha256  # the grade's only use of the bundle's header
-            digest_found = artifacts.file_contains(temp_public, [answers_sha256])[answers_sha256]
+            public_bytes = same_public_as or temp_public
+            digest_found = artifacts.file_contains(public_bytes, [answers_sha256])[answers_sha256]
             create_table(con, "oracle_grade", grade.CORE_TYPES, [tuple(oracle.values())])
             scan = [("answers_sha256", answers_sha256, digest_found)]
             scan += [("answer_field", needle, hit) for needle, hit in fields_found.items()]

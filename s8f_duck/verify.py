@@ -17,7 +17,7 @@ import duckdb
 
 from .artifacts import ANSWERS_SCHEMA, REPORT_SCHEMA, file_sha256, same_bytes
 from .errors import UnusableInput, Verdict
-from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, freeze, freeze_tables
+from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, PublicDiffers, freeze, freeze_tables
 from .gojson import dumps
 from .load import load_bundle, load_public, read_json_file
 from .progress import Progress
@@ -135,17 +135,25 @@ def verify(
         return str(header["source"])
 
     with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp, ThreadPoolExecutor(1) as pool:
-        # The given files' digests, taken on the core the re-derivation leaves idle.
-        digests = pool.submit(lambda: {name: file_sha256(given[name]) for name in ("public", "answers")})
+        # The given answer bundle's digest, taken on the core the re-derivation leaves idle.
+        given_answers_sha = pool.submit(file_sha256, answers_path)
         derived = {name: Path(tmp) / f"{name}.json" for name in NAMES}
+        size = public_path.stat().st_size if public_path.is_file() else None
         try:
-            result = freeze_tables(load, derived["public"], derived["answers"], derived["report"], progress=progress,
-                                   input_bytes=public_path.stat().st_size if public_path.is_file() else None)
+            try:  # the re-derived public corpus compared with the given one as it is made, not written
+                result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
+                                       progress=progress, input_bytes=size, same_public_as=public_path)  # fmt: skip
+                public_sha, derived["public"] = result.corpus_sha256, public_path  # the same bytes
+            except PublicDiffers:  # again, writing it, to compare the contents
+                progress.step("re-derive again, writing the public corpus")
+                result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
+                                       progress=progress, input_bytes=size)  # fmt: skip
+                public_sha = file_sha256(public_path)
         except LeakCheckFailed as exc:
             return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
         progress.step("compare")
         # A file with the re-derived bytes' digest has those bytes: it is exactly as well-formed.
-        public_sha, answers_sha = digests.result().values()
+        answers_sha = given_answers_sha.result()
         public_same = public_sha == result.corpus_sha256
         answers_same = answers_sha == result.answers_sha256
         if answers_same:
