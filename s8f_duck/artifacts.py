@@ -220,16 +220,18 @@ def _rows(con: duckdb.DuckDBPyConnection) -> int:
     return int(con.execute("SELECT count(*) FROM raw_issues").fetchall()[0][0])
 
 
-PUBLIC_RANGES = 10  # a corpus of more than SMALL_VIEW_ROWS records is written in at least this many ranges
+# A corpus of more than SMALL_VIEW_ROWS records is written in at least this many ranges.
+# Two are held at once (_range_batches): at 100,000 issues six peaked at 1.13-1.20 GiB,
+# ten at 1.05-1.11 GiB, in about the same time.
+PUBLIC_RANGES = 10
 
 
 def public_batch(con: duckdb.DuckDBPyConnection) -> int | None:
     """How many public records to sort and write at once (None: all). Ranges whose texts
     fit in an eighth of the memory limit (two are held at once, and a sort of more than a
     quarter would spill to disk; a million issues peak at 3.5 GiB), and at
-    least PUBLIC_RANGES of them for a corpus of more than SMALL_VIEW_ROWS records: one
-    sort of every text is what sets the peak memory (at 100,000 issues: 1.54 GB in one
-    range, 1.15-1.22 GB in four, 1.04-1.08 GB in six, for some 0.2 s more)."""
+    least PUBLIC_RANGES of them for a corpus of more than SMALL_VIEW_ROWS records: the
+    sorts of the texts are what set the peak memory."""
     query = "SELECT count(*), sum(strlen(title) + strlen(body)) FROM raw_issues"
     records, text_bytes = con.execute(query).fetchall()[0]
     if not records or not text_bytes:
