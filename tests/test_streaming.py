@@ -115,19 +115,45 @@ def test_file_digest_and_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, c
 
 
 @pytest.mark.parametrize(
-    ("small_bytes", "file_share"),
-    [(steps.SMALL_INPUT_BYTES, steps.FILE_SHARE), (0, steps.FILE_SHARE), (0, 2**40)],
-    ids=["plain in-memory database", "attached in-memory database", "temporary database file"],
+    ("small_bytes", "one_thread_bytes", "file_share"),
+    [
+        (steps.SMALL_INPUT_BYTES, steps.ONE_THREAD_BYTES, steps.FILE_SHARE),
+        (steps.SMALL_INPUT_BYTES, 0, steps.FILE_SHARE),
+        (0, 0, steps.FILE_SHARE),
+        (0, 0, 2**40),
+    ],
+    ids=[
+        "plain in-memory database, one thread",
+        "plain in-memory database, scanned by vectors",
+        "attached in-memory database, scanned by vectors",
+        "temporary database file, scanned by row groups",
+    ],
 )
 def test_every_work_database_writes_the_same_bytes(
-    demo_db: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_bytes: int, file_share: int
+    demo_db: tuple[Path, Path],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    small_bytes: int,
+    one_thread_bytes: int,
+    file_share: int,
 ) -> None:
     # the fixture's freeze (with --db) worked in the database file it keeps
     from s8f_duck import freeze
 
     monkeypatch.setattr(steps, "SMALL_INPUT_BYTES", small_bytes)
+    monkeypatch.setattr(steps, "ONE_THREAD_BYTES", one_thread_bytes)
     monkeypatch.setattr(steps, "FILE_SHARE", file_share)
     out = {name: tmp_path / f"{name}.json" for name in ("public", "answers", "report")}
     freeze.freeze(DEMO, out["public"], out["answers"], out["report"], "demo")
     for name, path in out.items():
         assert path.read_bytes() == (demo_db[0].parent / f"{name}.json").read_bytes(), name
+
+
+@pytest.mark.parametrize(("file_share", "by_vectors"), [(steps.FILE_SHARE, True), (2**40, None)])
+def test_in_memory_work_databases_and_their_cursors_scan_by_vectors(
+    monkeypatch: pytest.MonkeyPatch, file_share: int, by_vectors: bool | None
+) -> None:
+    monkeypatch.setattr(steps, "FILE_SHARE", file_share)
+    with steps.work_database(None, steps.SMALL_INPUT_BYTES) as con, steps.cursor(con) as other:
+        for connection in (con, other):
+            assert connection.execute("SELECT getvariable('s8f_duck_vector_scans')").fetchall() == [(by_vectors,)]
