@@ -192,6 +192,11 @@ CREATE OR REPLACE MACRO scrub_class_pattern(literal) AS
             WHEN contains('\.+*?()|[]{}^$', c) THEN '\' || c
             ELSE c
         END), '');
+-- Whether a text may hold a match of a rule whose matches all contain `literal` (any
+-- text, for a rule without one): under (?i) a match holds the literal's ASCII letters in
+-- either case, or U+212A for k (which lower() maps to k), or U+017F for s (which it keeps).
+CREATE OR REPLACE MACRO scrub_may_match(t, literal) AS
+    literal IS NULL OR contains(lower(t), lower(literal)) OR contains(t, chr(383));
 -- Whether a text may hold a match of some redaction rule (scrub_passes.sql sets the
 -- variables; a NULL pattern is no scan).
 CREATE OR REPLACE MACRO scrub_candidate(t) AS

@@ -50,7 +50,7 @@ PATTERNS = [
 ALPHABET = list("sSkKaAbBdDgGxXeEfFyY0123.-_ ]") + ["\u017f", "\u212a", "\u0130", "\u0131"]
 
 
-def test_first_scan_keeps_every_text_a_rule_matches() -> None:
+def test_first_scan_and_passes_keep_every_text_a_rule_matches() -> None:
     con = steps.connect()
     steps.run_steps(con, ["macros"])
     rng = random.Random(8)
@@ -67,5 +67,10 @@ def test_first_scan_keeps_every_text_a_rule_matches() -> None:
             "SELECT list(t) FROM texts WHERE regexp_matches(t, ?) AND NOT scrub_candidate(t)", ["(?i)" + pattern]
         ).fetchall()[0][0]
         assert not missed, (pattern, missed[:5])
+        missed = con.execute(
+            "SELECT list(t) FROM texts WHERE regexp_matches(t, ?) AND NOT scrub_may_match(t, ?)",
+            ["(?i)" + pattern, literal],
+        ).fetchall()[0][0]
+        assert not missed, ("scrub_may_match", pattern, missed[:5])  # the passes' per-rule check
         kept = con.execute("SELECT count(*) FROM texts WHERE regexp_matches(t, ?)", ["(?i)" + pattern]).fetchall()
         assert kept[0][0] > 0, pattern  # the texts do exercise the rule

@@ -9,7 +9,9 @@
 -- of the first eight (RE2 is slow on their alternation too), plus any text with U+017F
 -- or U+212A, which (?i) folds to s and k; the other rules as they are, in one alternation.
 -- (Variables, not columns: DuckDB compiles a constant pattern once, a column's per row;
--- with no rules every pattern is NULL, and nothing is scanned.)
+-- with no rules every pattern is NULL, and nothing is scanned.) In the passes, a rule's
+-- pattern is a column, compiled for each text, so a text that cannot hold the rule's
+-- literal (scrub_may_match) is passed on without RE2.
 SET VARIABLE scrub_literals = (  -- the first eight rules' literals, by rule
     SELECT list(scrub_class_pattern(literal) ORDER BY rule)
     FROM (SELECT rule, literal FROM redactions WHERE literal IS NOT NULL ORDER BY rule LIMIT 8)
@@ -35,15 +37,21 @@ passes(number, step, title, body, scrub_matches) AS (
     SELECT number, 0, title, body, 0 FROM candidates
     UNION ALL
     SELECT
-        p.number,
-        p.step + 1,
-        regexp_replace(p.title, '(?i)' || r.pattern, '[redacted:public-corpus]', 'g'),
-        regexp_replace(p.body, '(?i)' || r.pattern, '[redacted:public-corpus]', 'g'),
-        p.scrub_matches
-            + len(regexp_extract_all(p.title, '(?i)' || r.pattern, 0))
-            + len(regexp_extract_all(p.body, '(?i)' || r.pattern, 0))
-    FROM passes AS p
-    JOIN redactions AS r ON r.rule = p.step + 1
+        number,
+        step + 1,
+        CASE WHEN title_hit THEN regexp_replace(title, '(?i)' || pattern, '[redacted:public-corpus]', 'g') ELSE title END,
+        CASE WHEN body_hit THEN regexp_replace(body, '(?i)' || pattern, '[redacted:public-corpus]', 'g') ELSE body END,
+        scrub_matches
+            + CASE WHEN title_hit THEN len(regexp_extract_all(title, '(?i)' || pattern, 0)) ELSE 0 END
+            + CASE WHEN body_hit THEN len(regexp_extract_all(body, '(?i)' || pattern, 0)) ELSE 0 END
+    FROM (
+        SELECT
+            p.*, r.pattern,
+            scrub_may_match(p.title, r.literal) AS title_hit,
+            scrub_may_match(p.body, r.literal) AS body_hit
+        FROM passes AS p
+        JOIN redactions AS r ON r.rule = p.step + 1
+    )
 )
 SELECT number, title, body, scrub_matches
 FROM passes
