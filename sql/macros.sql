@@ -105,7 +105,8 @@ CREATE OR REPLACE MACRO list_problems(o, place, value, items, element) AS
 -- instant as UTC epoch seconds + nanoseconds, for ordering. The shape is checked by one
 -- regular expression without captures and the day by DuckDB's date cast; the parts are
 -- then at fixed places (the fraction between the 20th character and the zone). Each
--- macro uses its argument many times: pass a column, not an expression to compute.
+-- macro uses its argument many times: pass a column, not an expression to compute
+-- (DuckDB computes a macro's expression again at each use).
 CREATE OR REPLACE MACRO rfc3339_day(s) AS
     CASE WHEN regexp_full_match(s, '[0-9]{4}-[0-9]{2}-[0-9]{2}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]'
             || '(?:[.][0-9]+)?(?:Z|[+-](?:[01][0-9]|2[0-3]):[0-5][0-9])')
@@ -120,16 +121,19 @@ CREATE OR REPLACE MACRO rfc3339_offset(s) AS
         ELSE (TRY_CAST(substr(s, -5, 2) AS INTEGER) * 3600 + TRY_CAST(substr(s, -2, 2) AS INTEGER) * 60)
             * CASE WHEN substr(s, -6, 1) = '-' THEN -1 ELSE 1 END
     END;
-CREATE OR REPLACE MACRO rfc3339(s) AS
-    CASE WHEN rfc3339_day(s) IS NOT NULL THEN {
-        'text': left(s, 19)
-            || CASE WHEN rfc3339_nanos(s) = 0 THEN ''
-                ELSE '.' || rtrim(lpad(CAST(rfc3339_nanos(s) AS VARCHAR), 9, '0'), '0') END
-            || CASE WHEN rfc3339_offset(s) = 0 THEN 'Z' ELSE rfc3339_zone(s) END,
-        'epoch_s': CAST(rfc3339_day(s) - DATE '1970-01-01' AS BIGINT) * 86400
-            + TRY_CAST(substr(s, 12, 2) AS INTEGER) * 3600 + TRY_CAST(substr(s, 15, 2) AS INTEGER) * 60
-            + TRY_CAST(substr(s, 18, 2) AS INTEGER) - rfc3339_offset(s),
-        'nanos': rfc3339_nanos(s)
+-- A timestamp text's checked day, fraction (as nanoseconds) and zone offset, each
+-- computed once: the caller binds this in a subquery and passes it to rfc3339.
+CREATE OR REPLACE MACRO rfc3339_parts(s) AS
+    {'s': s, 'day': rfc3339_day(s), 'nanos': rfc3339_nanos(s), 'offset': rfc3339_offset(s)};
+CREATE OR REPLACE MACRO rfc3339(p) AS
+    CASE WHEN p.day IS NOT NULL THEN {
+        'text': left(p.s, 19)
+            || CASE WHEN p.nanos = 0 THEN '' ELSE '.' || rtrim(lpad(CAST(p.nanos AS VARCHAR), 9, '0'), '0') END
+            || CASE WHEN p.offset = 0 THEN 'Z' ELSE rfc3339_zone(p.s) END,
+        'epoch_s': CAST(p.day - DATE '1970-01-01' AS BIGINT) * 86400
+            + TRY_CAST(substr(p.s, 12, 2) AS INTEGER) * 3600 + TRY_CAST(substr(p.s, 15, 2) AS INTEGER) * 60
+            + TRY_CAST(substr(p.s, 18, 2) AS INTEGER) - p.offset,
+        'nanos': p.nanos
     } END;
 
 

@@ -18,13 +18,20 @@ WITH fields AS (
         body,
         state->>'$' AS state,
         url->>'$' AS url,
-        rfc3339(created_text) AS created,
-        rfc3339(updated_text) AS updated,
-        rfc3339(closed_text) AS closed,
+        rfc3339(created_parts) AS created,
+        rfc3339(updated_parts) AS updated,
+        rfc3339(closed_parts) AS closed,
         CASE WHEN json_is_array(labels) THEN TRY_CAST(labels AS JSON[]) END AS label_values
-    FROM (  -- each timestamp's text, bound once: rfc3339 uses it many times
-        SELECT *, created_at->>'$' AS created_text, updated_at->>'$' AS updated_text, closed_at->>'$' AS closed_text
-        FROM public_records
+    FROM (  -- each timestamp's parts, and below them its text, bound once: each is used many times
+        SELECT
+            *,
+            rfc3339_parts(created_text) AS created_parts,
+            rfc3339_parts(updated_text) AS updated_parts,
+            rfc3339_parts(closed_text) AS closed_parts
+        FROM (
+            SELECT *, created_at->>'$' AS created_text, updated_at->>'$' AS updated_text, closed_at->>'$' AS closed_text
+            FROM public_records
+        )
     )
 )
 SELECT
