@@ -136,6 +136,11 @@ ONE_THREAD_BYTES = 8 * 2**20
 # An input larger than this share of the memory limit is worked on in a database file.
 FILE_SHARE = 4
 
+# DuckDB checkpoints a database file whenever its write-ahead log passes a threshold
+# (16 MiB by default), which in a freeze is after nearly every step: each checkpoint
+# rewrote tables, and a million issues froze in 77.7 s with them, 73.0 s without.
+CHECKPOINT_THRESHOLD = "1TB"
+
 
 def scan_by_vectors(con: duckdb.DuckDBPyConnection) -> None:
     """Let DuckDB hand out a table's scan to its threads a vector (2,048 rows) at a time
@@ -185,6 +190,10 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
             hashing.register(con, columns=True)
             if in_memory:
                 scan_by_vectors(con)
+            else:  # checkpoint once, at the end, and not at all a file that is then removed
+                con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
+                if path is None:
+                    con.execute("PRAGMA disable_checkpoint_on_shutdown")
             yield con
         finally:
             con.close()
