@@ -55,6 +55,7 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/label_lists",
     *TEXT_FACT_STEPS,
     "freeze/issues",
+    "freeze/public_fields",
     "freeze/public_json",
     "freeze/corpus_header",
 )
