@@ -325,6 +325,14 @@ def test_default_scrub_counts(default_scrub_dump: Artifacts) -> None:
     assert (report["scrubbed_matches"], report["scrubbed_records"]) == (9, 4)
 
 
+def test_a_mark_in_the_source_counts_as_scrubbed(tmp_path: Path) -> None:
+    # scrubbed_records counts the public texts holding the mark, also one that held it
+    # before the redaction map (which no rule matches, so the scrub's first scan would not keep it)
+    records = [issue(1, body=f"quoted {MARK} here"), issue(2, title=f"{MARK}"), issue(3, body="Samsung"), issue(4)]
+    report = freeze_dump(tmp_path, records)["report"]
+    assert (report["scrubbed_matches"], report["scrubbed_records"]) == (1, 3)
+
+
 def test_facts_are_derived_from_scrubbed_text(default_scrub_dump: Artifacts) -> None:
     # raw "Samsung#5" has no reference (g before #); scrubbed "...]#5" has one
     assert answer(default_scrub_dump, 5)["references"] == [5]

@@ -11,13 +11,13 @@ records AS (
         count(*) FILTER (WHERE state = 'CLOSED') AS closed_records
     FROM answers
 ),
-scrubbed AS (
+scrubbed AS (  -- a text that scrub_passes does not hold has no match and no mark
     SELECT
         count(*) FILTER (
             WHERE contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
         ) AS scrubbed_records,
         coalesce(sum(scrub_matches), 0)::BIGINT AS scrubbed_matches
-    FROM scrubbed_issues
+    FROM scrub_passes
 )
 SELECT
     records.*,

@@ -1,4 +1,7 @@
--- SPEC §2: the titles and bodies that the redaction map changes, after every rule.
+-- SPEC §2: the titles and bodies that the redaction map may change, after every rule,
+-- and those that hold its mark `[redacted:public-corpus]` before it (so that every
+-- scrubbed text with the mark is here; report_counts counts them without another pass
+-- over all the texts).
 -- Rules apply in order, each case-insensitively on the text left by the rule before;
 -- scrub_matches counts every match of every rule in title and body.
 -- Only texts that some rule matches can change (a rule that matches nothing changes
@@ -28,10 +31,11 @@ SET VARIABLE scrub_others = (
 
 CREATE OR REPLACE TABLE scrub_passes AS
 WITH RECURSIVE
-candidates AS (
+candidates AS (  -- and the texts that already hold the mark, for report_counts
     SELECT number, title, body
     FROM raw_issues
     WHERE scrub_candidate(title) OR scrub_candidate(body)
+       OR contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
 ),
 passes(number, step, title, body, scrub_matches) AS (
     SELECT number, 0, title, body, 0 FROM candidates
