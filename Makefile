@@ -67,7 +67,7 @@ test: install
 	$(BIN)/python -m pytest -q
 
 # Scale-ups of S8f (1,000 to 1,000,000 issues) timed; writes experiments/BENCHMARKS.md,
-# bench-results.json and bench-scaling.png. Takes about half an hour on 2 cores.
+# bench-results.json and bench-scaling.png. Takes about 6 minutes on 2 cores.
 bench: install
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python experiments/bench.py $(BENCH_ARGS)
