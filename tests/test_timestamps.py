@@ -1,4 +1,5 @@
-"""The rfc3339 macro (sql/macros.sql): RFC 3339 parsed and written back as Go does (SPEC §1, §6)."""
+"""The rfc3339 and rfc3339_parts macros (sql/macros.sql): RFC 3339 parsed and written back as Go
+does (SPEC §1, §6)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ class Timestamp(NamedTuple):
 
 def parse(text: str) -> Timestamp:
     """The macro's result for one string; ValueError where it gives NULL (Go refuses)."""
-    (value,) = _CON.execute("SELECT rfc3339(?)", [text]).fetchone()  # type: ignore[misc]
+    query = "SELECT rfc3339(parts) FROM (SELECT rfc3339_parts(s) AS parts FROM (SELECT ?::VARCHAR AS s))"
+    (value,) = _CON.execute(query, [text]).fetchone()  # type: ignore[misc]
     if value is None:
         raise ValueError(f"not an RFC 3339 timestamp: {text!r}")
     return Timestamp(value["text"], value["epoch_s"], value["nanos"])
