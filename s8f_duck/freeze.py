@@ -22,6 +22,7 @@ from .steps import (
     LEAK_CHECK_STEPS,
     create_table,
     cursor,
+    loading_threads,
     rows,
     run_steps,
     work_database,
@@ -142,7 +143,8 @@ def freeze_tables(
             temp_db.unlink()  # DuckDB creates the file itself
         with work_database(temp_db, input_bytes) as con:
             progress.step("load input")
-            source = load(con)
+            with loading_threads(con):
+                source = load(con)
             run_steps(con, FREEZE_STEPS, progress)
             if parquet_path is not None:
                 progress.step("write parquet")

@@ -157,3 +157,14 @@ def test_in_memory_work_databases_and_their_cursors_scan_by_vectors(
     with steps.work_database(None, steps.SMALL_INPUT_BYTES) as con, steps.cursor(con) as other:
         for connection in (con, other):
             assert connection.execute("SELECT getvariable('s8f_duck_vector_scans')").fetchall() == [(by_vectors,)]
+
+
+@pytest.mark.parametrize(("file_share", "extra"), [(steps.FILE_SHARE, 0), (2**40, 1)])
+def test_a_database_file_loads_on_one_more_thread(monkeypatch: pytest.MonkeyPatch, file_share: int, extra: int) -> None:
+    monkeypatch.setattr(steps, "FILE_SHARE", file_share)
+    threads = "SELECT current_setting('threads')::INT"
+    with steps.work_database(None, steps.SMALL_INPUT_BYTES) as con:
+        (configured,) = con.execute(threads).fetchall()[0]
+        with steps.loading_threads(con):
+            assert con.execute(threads).fetchall() == [(configured + extra,)]
+        assert con.execute(threads).fetchall() == [(configured,)]
