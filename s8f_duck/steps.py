@@ -54,8 +54,8 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/labels",
     "freeze/label_lists",
     *TEXT_FACT_STEPS,
-    "freeze/issues",
     "freeze/public_fields",
+    "freeze/issues",
     "freeze/public_json",
     "freeze/corpus_header",
 )

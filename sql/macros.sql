@@ -196,6 +196,11 @@ CREATE OR REPLACE MACRO scrub_class_pattern(literal) AS
             WHEN contains('\.+*?()|[]{}^$', c) THEN '\' || c
             ELSE c
         END), '');
+-- SPEC §2: what the redaction map puts in place of each match, and whether a record's
+-- title or body holds it (report_counts counts those records as scrubbed).
+CREATE OR REPLACE MACRO scrub_mark() AS '[redacted:public-corpus]';
+CREATE OR REPLACE MACRO holds_scrub_mark(title, body) AS
+    (contains(title, scrub_mark()) OR contains(body, scrub_mark()));
 -- Whether a text may hold a match of a rule whose matches all contain `literal` (any
 -- text, for a rule without one): under (?i) a match holds the literal's ASCII letters in
 -- either case, or U+212A for k (which lower() maps to k), or U+017F for s (which it keeps).

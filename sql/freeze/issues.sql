@@ -1,11 +1,11 @@
 -- SPEC §6 public corpus records, by number: the scrubbed source fields as given, the
 -- split, labels sorted by byte order (NULL when there are none, written as `null`), and
--- hex SHA-256 digests of the scrubbed title and body. A view over the tables that hold
--- each part, so the texts are not copied again.
+-- hex SHA-256 digests of the scrubbed title and body. A view of the scrubbed texts and
+-- public_fields, so the texts are not copied again.
 CREATE OR REPLACE VIEW issues AS
 SELECT
     issue_id(issue.number) AS id,
-    splits.split,
+    fields.split,
     issue.number,
     issue.title,
     issue.body,
@@ -13,16 +13,14 @@ SELECT
     issue.updated_at,
     issue.url,
     issue.state,
-    label_lists.labels,
-    label_lists.labels_json,
+    fields.labels,
+    fields.labels_json,
     issue.closed_at,
-    text_digests.title_sha256,
-    text_digests.body_sha256,
+    fields.title_sha256,
+    fields.body_sha256,
     issue.created_epoch_s,
     issue.created_nanos,
     issue.updated_epoch_s,
     issue.updated_nanos
 FROM scrubbed_issues AS issue
-JOIN splits USING (number)
-JOIN text_digests USING (number)
-LEFT JOIN label_lists USING (number);
+JOIN public_fields AS fields USING (number);

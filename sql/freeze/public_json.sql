@@ -3,7 +3,8 @@
 -- the separator that precedes it, so the file is the header, the chunks in order of
 -- number, and the footer. Unordered here: the writer orders by number, and a second sort
 -- of 300 MB of chunks would cost 0.2 s. (One concat() call: a chain of || would copy the
--- growing text once per piece.)
+-- growing text once per piece.) Joined here rather than read through `issues`: through
+-- the view, a range of the public write took a quarter more CPU.
 CREATE OR REPLACE VIEW public_json AS
 SELECT
     number,

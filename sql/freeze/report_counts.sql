@@ -13,9 +13,7 @@ records AS (
 ),
 scrubbed AS (  -- a text that scrub_passes does not hold has no match and no mark
     SELECT
-        count(*) FILTER (
-            WHERE contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
-        ) AS scrubbed_records,
+        count(*) FILTER (WHERE holds_scrub_mark(title, body)) AS scrubbed_records,
         coalesce(sum(scrub_matches), 0)::BIGINT AS scrubbed_matches
     FROM scrub_passes
 )

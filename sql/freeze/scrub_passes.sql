@@ -35,7 +35,7 @@ candidates AS (  -- and the texts that already hold the mark, for report_counts
     SELECT number, title, body
     FROM raw_issues
     WHERE scrub_candidate(title) OR scrub_candidate(body)
-       OR contains(title, '[redacted:public-corpus]') OR contains(body, '[redacted:public-corpus]')
+       OR holds_scrub_mark(title, body)
 ),
 passes(number, step, title, body, scrub_matches) AS (
     SELECT number, 0, title, body, 0 FROM candidates
@@ -43,8 +43,8 @@ passes(number, step, title, body, scrub_matches) AS (
     SELECT
         number,
         step + 1,
-        CASE WHEN title_hit THEN regexp_replace(title, '(?i)' || pattern, '[redacted:public-corpus]', 'g') ELSE title END,
-        CASE WHEN body_hit THEN regexp_replace(body, '(?i)' || pattern, '[redacted:public-corpus]', 'g') ELSE body END,
+        CASE WHEN title_hit THEN regexp_replace(title, '(?i)' || pattern, scrub_mark(), 'g') ELSE title END,
+        CASE WHEN body_hit THEN regexp_replace(body, '(?i)' || pattern, scrub_mark(), 'g') ELSE body END,
         scrub_matches
             + CASE WHEN title_hit THEN len(regexp_extract_all(title, '(?i)' || pattern, 0)) ELSE 0 END
             + CASE WHEN body_hit THEN len(regexp_extract_all(body, '(?i)' || pattern, 0)) ELSE 0 END
