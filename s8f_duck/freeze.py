@@ -16,6 +16,7 @@ from .gojson import dumps
 from .literals import required_literal
 from .load import load_raw, read_json_file
 from .progress import Progress
+from .scratch import wait_for_removals
 from .steps import (
     BESIDE_PUBLIC_STEPS,
     FREEZE_STEPS,
@@ -153,7 +154,7 @@ def freeze_tables(
             with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL: the two share both cores
                 beside = pool.submit(_beside_public, cursor(con), temp_answers)
                 writer = artifacts.ComparingWriter(same_public_as) if same_public_as else artifacts.HashingWriter(temp_public)
-                corpus_sha256, fields_found = artifacts.write_public(con, writer, source)
+                corpus_sha256, fields_found = artifacts.write_public(con, writer, source, input_bytes)
                 oracle = beside.result()
             if isinstance(writer, artifacts.ComparingWriter) and not writer.same:
                 raise PublicDiffers
@@ -172,9 +173,10 @@ def freeze_tables(
                 raise LeakCheckFailed(failed)
             report = artifacts.report_document(con, corpus_sha256, answers_sha256, oracle)
             artifacts.write_text(temp_report, dumps(report))
-        outputs.commit()
+        outputs.commit()  # while the work database is removed (scratch.remove_later)
     finally:
         outputs.discard()
+        wait_for_removals()
     progress.done()
     return FreezeResult(corpus_sha256, answers_sha256, report)
 

@@ -10,7 +10,6 @@ key: Go keeps the last value), the file is decoded in Python exactly as Go does
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ import duckdb
 
 from . import gojson
 from .errors import UnusableInput
+from .scratch import scratch_directory
 from .split import array_member_span, array_parts, copy_range
 from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 
@@ -134,8 +134,8 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     if not path.is_file():
         raise UnusableInput(f"{path}: cannot read: no such file")
     con.execute("SET VARIABLE min_records = ?", [min_records])
-    with tempfile.TemporaryDirectory(prefix="s8f-duck-raw-") as scratch:
-        parts = array_parts(path, 0, path.stat().st_size, Path(scratch), _threads(con))
+    with scratch_directory("s8f-duck-raw-") as scratch:
+        parts = array_parts(path, 0, path.stat().st_size, scratch, _threads(con))
         read = _read_raw(con, path, parts, numbered=False) and not _has_rows(con, "raw_problems")
     if not read:  # read again, numbered: the rows' positions name the problems
         _read_raw(con, path, [path], numbered=True)
@@ -185,13 +185,13 @@ def _read_split(
     if span is None:
         return False
     start, end = span
-    with tempfile.TemporaryDirectory(prefix=f"s8f-duck-{kind}-") as scratch:
-        emptied = Path(scratch) / "emptied.json"
+    with scratch_directory(f"s8f-duck-{kind}-") as scratch:
+        emptied = scratch / "emptied.json"
         copy_range(path, emptied, 0, start + 1, suffix=b"]")
         with open(emptied, "ab") as out, open(path, "rb") as rest:
             rest.seek(end)
             out.write(rest.read())
-        elements = array_parts(path, start, end, Path(scratch), parts)
+        elements = array_parts(path, start, end, scratch, parts)
         read = _read(con, emptied, f"{kind}/{kind}_document", f"{kind}/{kind}_decoding")
         if read:
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])

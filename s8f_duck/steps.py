@@ -21,6 +21,7 @@ import duckdb
 from . import hashing
 from .errors import UnusableInput
 from .progress import Progress
+from .scratch import scratch_directory
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 
@@ -182,8 +183,8 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
             con.close()
         return
     in_memory = path is None and input_bytes is not None and input_bytes * FILE_SHARE <= memory_limit_mb() * 2**20
-    with tempfile.TemporaryDirectory(prefix="s8f-duck-db-") as scratch:
-        target = ":memory:" if in_memory else str(path or Path(scratch) / "corpus.duckdb").replace("'", "''")
+    with scratch_directory("s8f-duck-db-") as scratch:  # removed in the background once closed
+        target = ":memory:" if in_memory else str(path or scratch / "corpus.duckdb").replace("'", "''")
         con = connect()
         try:
             con.execute(f"ATTACH '{target}' AS corpus (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")

@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import mmap
+import shutil
+import tempfile
+import time
 from pathlib import Path
 
 import duckdb
@@ -69,8 +72,32 @@ def test_small_and_large_views_are_written_alike(
 
 def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, monkeypatch: pytest.MonkeyPatch) -> None:
     assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
+    assert artifacts.public_batch(con, text_bytes=2**20) is None  # as the caller estimates them
+    assert artifacts.public_batch(con, text_bytes=2**40) == 1024  # a terabyte of texts: the smallest range
     monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
-    assert artifacts.public_batch(con) == 1024  # the smallest range
+    assert artifacts.public_batch(con) == 1024
+
+
+def test_scratch_is_removed_when_freeze_returns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the dump's parts and the work database file are deleted in the background
+    from s8f_duck import freeze, split
+
+    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
+    monkeypatch.setattr(steps, "FILE_SHARE", 2**40)
+    monkeypatch.setattr(steps, "SMALL_INPUT_BYTES", 0)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    rmtree = shutil.rmtree  # slowly, so that a freeze returning before the removals ends is seen
+    monkeypatch.setattr(shutil, "rmtree", lambda path, **kw: time.sleep(0.2) or rmtree(path, **kw))
+    made: list[str] = []
+    mkdtemp = tempfile.mkdtemp
+    monkeypatch.setattr(tempfile, "mkdtemp", lambda **kw: made.append(kw["prefix"]) or mkdtemp(**kw))
+    out = tmp_path / "out"
+    out.mkdir()
+    freeze.freeze(DEMO, out / "public.json", out / "answers.json", out / "report.json", "demo")
+    assert {"s8f-duck-raw-", "s8f-duck-db-"} <= set(made)
+    assert sorted(p.name[:15] for p in scratch.iterdir()) == ["s8f-duck-spill-"] * made.count("s8f-duck-spill-")
 
 
 def test_blind_oracle_grade_is_the_grade_of_the_written_bundle(demo_db: tuple[Path, Path], tmp_path: Path) -> None:
