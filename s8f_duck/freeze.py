@@ -23,6 +23,7 @@ from .steps import (
     LEAK_CHECK_STEPS,
     create_table,
     cursor,
+    leave_work_file,
     loading_threads,
     rows,
     run_steps,
@@ -158,6 +159,7 @@ def freeze_tables(
                 oracle = beside.result()
             if isinstance(writer, artifacts.ComparingWriter) and not writer.same:
                 raise PublicDiffers
+            leave_work_file(con, ["content_checks", "report_counts"])  # what LEAK_CHECK_STEPS and the report read
             progress.step("bind the answer bundle, scan the public bytes")
             answers_sha256 = artifacts.bind_answers(temp_answers, corpus_sha256)
             oracle["corpus_sha256"] = corpus_sha256  # the grade's only use of the bundle's header

@@ -21,7 +21,7 @@ import duckdb
 from . import hashing
 from .errors import UnusableInput
 from .progress import Progress
-from .scratch import scratch_directory
+from .scratch import remove_later, scratch_directory
 
 SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
 
@@ -196,9 +196,28 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
                 con.execute(f"SET checkpoint_threshold = '{CHECKPOINT_THRESHOLD}'")
                 if path is None:
                     con.execute("PRAGMA disable_checkpoint_on_shutdown")
+                    con.execute("SET VARIABLE s8f_duck_scratch = ?", [str(scratch)])
             yield con
         finally:
             con.close()
+
+
+def leave_work_file(con: duckdb.DuckDBPyConnection, tables: Sequence[str]) -> None:
+    """When con works in a temporary database file (work_database): copy the given (small)
+    tables into the connection's own in-memory database, go on there, and close the file
+    and delete it in the background, while the command finishes (at a million issues,
+    deleting the 4 GB file took 1.1 s, now spent beside the scan of the public bytes).
+    Otherwise (in memory, or a file the user keeps) nothing changes."""
+    (scratch,) = con.execute("SELECT getvariable('s8f_duck_scratch')").fetchall()[0]
+    if not scratch:
+        return
+    (database,) = con.execute("SELECT current_database()").fetchall()[0]
+    for table in tables:
+        con.execute(f'CREATE TABLE memory.main."{table}" AS SELECT * FROM "{database}".main."{table}"')
+    con.execute("USE memory.main")
+    con.execute(f'DETACH "{database}"')
+    con.execute("SET VARIABLE s8f_duck_scratch = NULL")
+    remove_later(Path(scratch))
 
 
 @contextmanager

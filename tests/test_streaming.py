@@ -195,3 +195,29 @@ def test_a_database_file_loads_on_one_more_thread(monkeypatch: pytest.MonkeyPatc
         with steps.loading_threads(con):
             assert con.execute(threads).fetchall() == [(configured + extra,)]
         assert con.execute(threads).fetchall() == [(configured,)]
+
+
+def test_a_kept_database_file_holds_every_table(demo_db: tuple[Path, Path]) -> None:
+    with duckdb.connect(str(demo_db[0]), read_only=True) as con:
+        checks = con.execute("SELECT * FROM leak_checks").fetchall()
+        assert checks and all(checks[0])
+        assert con.execute("SELECT count(*) FROM raw_issues").fetchall() == [(64,)]
+
+
+@pytest.mark.parametrize("input_bytes", [None, steps.SMALL_INPUT_BYTES], ids=["temporary file", "in memory"])
+def test_leaving_a_temporary_work_file(input_bytes: int | None) -> None:
+    from s8f_duck import scratch
+
+    with steps.work_database(None, input_bytes) as con:
+        (path,) = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = 'corpus'").fetchall()[0]
+        con.execute("CREATE TABLE kept AS SELECT 42 AS answer")
+        con.execute("CREATE TABLE left_behind AS SELECT 1 AS x")
+        steps.leave_work_file(con, ["kept"])
+        assert con.execute("SELECT * FROM kept").fetchall() == [(42,)]
+        attached = {name for (name,) in con.execute("SELECT database_name FROM duckdb_databases()").fetchall()}
+        assert ("corpus" in attached) == (input_bytes is not None)
+        if input_bytes is None:  # closed and deleted
+            scratch.wait_for_removals()
+            assert not Path(path).parent.exists()
+        else:  # nothing changed
+            assert con.execute("SELECT * FROM left_behind").fetchall() == [(1,)]
