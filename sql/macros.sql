@@ -80,6 +80,10 @@ CREATE OR REPLACE MACRO json_surely_string_list(v) AS coalesce(regexp_full_match
     CAST(v AS VARCHAR), '\[\]|null|\[(?:"(?:[^"\\]|\\.)*"|null)(?:,(?:"(?:[^"\\]|\\.)*"|null))*\]'), true);
 CREATE OR REPLACE MACRO json_surely_integer_list(v) AS coalesce(regexp_full_match(
     CAST(v AS VARCHAR), '\[\]|null|\[(?:-?[0-9]{1,18}|null)(?:,(?:-?[0-9]{1,18}|null))*\]'), true);
+-- A dump's labels as read (STRUCT(name JSON)[] cast to JSON): missing, or an array of
+-- nulls and objects whose name is a string or null (a label with no problem).
+CREATE OR REPLACE MACRO json_surely_label_list(v) AS coalesce(regexp_full_match(CAST(v AS VARCHAR),
+    '\[\]|null|\[(?:\{"name":(?:"(?:[^"\\]|\\.)*"|null)\}|null)(?:,(?:\{"name":(?:"(?:[^"\\]|\\.)*"|null)\}|null))*\]'), true);
 CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS
     coalesce(json_type(v) = 'OBJECT' AND len(json_keys(v)) <> len(list_distinct(json_keys(v))), false);
 

@@ -34,6 +34,8 @@ BAD: dict[str, tuple[bytes | list[Any], str]] = {
     "empty url": (dump(**{"9.url": ""}), "record 9 (number 10): field 'url' is empty"),
     "body not a string": (dump(**{"9.body": ["x"]}), "record 9 (number 10): field 'body' must be a string"),
     "state missing": (dump(**{"9.state": None}), "record 9 (number 10): field 'state' must be a string"),
+    "state a number": (dump(**{"9.state": 1}), "record 9 (number 10): field 'state' must be a string, got number"),
+    "url a number": (dump(**{"9.url": 1}), "record 9 (number 10): field 'url' must be a string, got number"),
     "labels not an array": (dump(**{"2.labels": "bug"}), "record 2 (number 3): field 'labels' must be an array"),
     "label not an object": (dump(**{"2.labels": ["bug"]}), "record 2 (number 3): labels[0] must be an object"),
     "label name not a string": (
@@ -45,6 +47,11 @@ BAD: dict[str, tuple[bytes | list[Any], str]] = {
     ),
     "closedAt without zone": (dump(**{"4.closedAt": "2026-01-02T00:00:00"}), "record 4 (number 5): field 'closedAt'"),
     "createdAt missing": (dump(**{"4.createdAt": None}), "record 4 (number 5): field 'createdAt' must be a string"),
+    "updatedAt a number": (dump(**{"4.updatedAt": 5}), "record 4 (number 5): field 'updatedAt' must be a string"),
+    "closedAt a number": (dump(**{"4.closedAt": 5}), "record 4 (number 5): field 'closedAt' must be a string"),
+    "label name an object": (
+        dump(**{"2.labels": [None, {"name": {"x": 1}}]}), "record 2 (number 3): labels[1]: field 'name' must be a string"
+    ),
 }
 
 
