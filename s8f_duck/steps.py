@@ -23,7 +23,16 @@ from .errors import UnusableInput
 from .progress import Progress
 from .scratch import remove_later, scratch_directory
 
-SQL_DIR = Path(__file__).resolve().parent.parent / "sql"
+
+def _sql_dir() -> Path:
+    """The repository's sql/ (a checkout, or an editable install of one), else the copy
+    installed inside the package (pyproject.toml)."""
+    here = Path(__file__).resolve().parent
+    checkout = here.parent / "sql"
+    return checkout if (checkout / "macros.sql").is_file() else here / "sql"
+
+
+SQL_DIR = _sql_dir()
 
 # Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
 # dump) and by the baseline and verify (from the public corpus). First the passes over

@@ -38,3 +38,15 @@ def test_step_creates_the_table_it_is_named_for(step: str) -> None:
 def test_every_sql_file_is_run_by_some_command() -> None:
     used = {steps.sql_path(step) for step in ALL_STEPS}
     assert set(steps.all_sql_files()) <= used
+
+
+def test_every_sql_directory_is_installed_with_the_package() -> None:
+    """pyproject.toml lists each directory of sql/ as a package, so that `pip install .`
+    (not only an editable install) carries every SQL file (steps.SQL_DIR)."""
+    import tomllib
+
+    config = tomllib.loads((steps.SQL_DIR.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    directories = {steps.SQL_DIR, *(d for d in steps.SQL_DIR.rglob("*") if d.is_dir() and d.name != "__pycache__")}
+    wanted = {".".join(("s8f_duck", "sql", *d.relative_to(steps.SQL_DIR).parts)) for d in directories}
+    assert wanted <= set(config["packages"])
+    assert config["package-dir"] == {"s8f_duck.sql": "sql"}
