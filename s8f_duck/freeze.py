@@ -24,7 +24,7 @@ from .steps import (
     create_table,
     cursor,
     leave_work_file,
-    loading_threads,
+    loading_into_file,
     rows,
     run_steps,
     work_database,
@@ -145,7 +145,7 @@ def freeze_tables(
             temp_db.unlink()  # DuckDB creates the file itself
         with work_database(temp_db, input_bytes) as con:
             progress.step("load input")
-            with loading_threads(con):
+            with loading_into_file(con):
                 source = load(con)
             run_steps(con, FREEZE_STEPS, progress)
             if parquet_path is not None:

@@ -187,14 +187,16 @@ def test_in_memory_work_databases_and_their_cursors_scan_by_vectors(
 
 
 @pytest.mark.parametrize(("file_share", "extra"), [(steps.FILE_SHARE, 0), (2**40, 1)])
-def test_a_database_file_loads_on_one_more_thread(monkeypatch: pytest.MonkeyPatch, file_share: int, extra: int) -> None:
+def test_a_database_file_loads_on_one_more_thread_uncompressed(
+    monkeypatch: pytest.MonkeyPatch, file_share: int, extra: int
+) -> None:
     monkeypatch.setattr(steps, "FILE_SHARE", file_share)
-    threads = "SELECT current_setting('threads')::INT"
+    settings = "SELECT current_setting('threads')::INT, current_setting('force_compression')"
     with steps.work_database(None, steps.SMALL_INPUT_BYTES) as con:
-        (configured,) = con.execute(threads).fetchall()[0]
-        with steps.loading_threads(con):
-            assert con.execute(threads).fetchall() == [(configured + extra,)]
-        assert con.execute(threads).fetchall() == [(configured,)]
+        (configured, compression) = con.execute(settings).fetchall()[0]
+        with steps.loading_into_file(con):
+            assert con.execute(settings).fetchall() == [(configured + extra, "uncompressed" if extra else compression)]
+        assert con.execute(settings).fetchall() == [(configured, compression)]
 
 
 def test_a_kept_database_file_holds_every_table(demo_db: tuple[Path, Path]) -> None:
