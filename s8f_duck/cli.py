@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import Annotated, TypeVar
 
@@ -32,6 +33,14 @@ app = typer.Typer(
 )
 
 T = TypeVar("T")
+
+
+class Split(str, Enum):
+    """The split a grade compares (grade.SPLITS)."""
+
+    test = "test"
+    tune = "tune"
+    train = "train"
 
 
 @app.callback()
@@ -105,6 +114,13 @@ def grade(
     format: Annotated[
         str, typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown), json.")
     ] = "summary",
+    split: Annotated[
+        Split,
+        typer.Option(
+            help="The records to compare: test (the held-out grade) or tune / train, to tune a candidate with "
+            "full feedback while test stays unseen. Aggregates are corpus-wide and graded on test only.",
+        ),
+    ] = Split.test,
 ) -> None:
     """Grade a submission fact by fact against the held-out test answers (SPEC §8).
 
@@ -121,7 +137,7 @@ def grade(
         raise typer.Exit(2)
 
     def run() -> dict[str, object]:
-        report = grading.grade(answers, submission)
+        report = grading.grade(answers, submission, split.value)
         outputs = Outputs()
         try:
             write_text(outputs.temp_for(output), dumps(report))
@@ -222,6 +238,88 @@ def sql(
         exploring.shell(db, con, format)
         return
     print(exploring.render(*_run("sql", lambda: exploring.run_query(con, query)), format))
+
+
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+@app.command(context_settings={"allow_interspersed_args": False})
+def run(
+    command: Annotated[list[str], typer.Argument(help="The candidate command and its arguments, after --.")],
+    public: Annotated[Path, typer.Option(help="The public corpus: the only corpus file the candidate sees.")],
+    answers: Annotated[Path, typer.Option(help="The answer bundle: read by the grader here, never mounted.")],
+    runs: Annotated[Path, typer.Option(help="The runs database (created when missing); run files go beside it.")],
+    name: Annotated[str, typer.Option(help="A name for the candidate, shown on the leaderboard.")],
+    split: Annotated[
+        Split, typer.Option(help="The records graded: test (held out), or tune / train for tuning with full feedback.")
+    ] = Split.test,
+    candidate_dir: Annotated[
+        Path | None, typer.Option(help="The candidate's files, mounted read-only at /candidate (its working directory).")
+    ] = None,
+    time_limit: Annotated[float, typer.Option(help="Wall-clock seconds before the sandbox is killed.")] = 3600,
+    memory_limit: Annotated[str, typer.Option(help="Memory of all the candidate's processes together.")] = "4GB",
+    process_limit: Annotated[int, typer.Option(help="Processes (and threads) the candidate may have at once.")] = 256,
+    file_limit: Annotated[str, typer.Option(help="Size of any one file the candidate writes.")] = "1GiB",
+    output_limit: Annotated[str, typer.Option(help="Captured stdout, and stderr, each; past it the run ends.")] = "16MiB",
+    allow_endpoint: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=URL: an HTTP(S) endpoint the candidate may call at $S8F_ENDPOINT_NAME, "
+                          "through a proxy that records every request (repeatable)."),
+    ] = None,  # fmt: skip
+    env: Annotated[list[str] | None, typer.Option(help="Pass this environment variable by name (repeatable).")] = None,
+    ro: Annotated[
+        list[Path] | None, typer.Option(help="Mount this path read-only at its own path, e.g. a virtual environment.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+) -> None:
+    """Run a candidate blind: in a bubblewrap sandbox that holds only the public corpus
+    (/corpus/public.json), an empty /out for /out/submission.json, an empty /tmp and the
+    mounts asked for, with no network but the allowed endpoints; then grade the submission
+    here and record the run (cost, outcome, grade, every slice) in the runs database.
+
+    Exit 0: recorded, and the quality floor passed. 1: recorded, and the candidate failed,
+    hit a limit, wrote nothing usable or missed the quality floor. 2: unusable input, or no
+    sandbox can be made here (nothing is run then). See docs/runs.md.
+    """
+    from . import runner
+    from .limits import Limits
+
+    def go() -> runner.RunResult:
+        limits = Limits(
+            wall_seconds=time_limit,
+            memory_bytes=runner.parse_size(memory_limit, "--memory-limit"),
+            processes=process_limit,
+            file_bytes=runner.parse_size(file_limit, "--file-limit"),
+            output_bytes=runner.parse_size(output_limit, "--output-limit"),
+        )
+        endpoints = dict(runner.parse_endpoint(text) for text in allow_endpoint or [])
+        request = runner.RunRequest(
+            public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
+            candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
+        )  # fmt: skip
+        return runner.run(request, Progress("run", enabled=False if quiet else None))
+
+    result = _run("run", go)
+    if not quiet or result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
+        print(runner.summary(result))
+    if result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
+        raise typer.Exit(1)
+
+
+@app.command("runs")
+def list_runs(
+    runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
+    format: Annotated[ListFormat, typer.Option("--format", help="How to print the runs.")] = ListFormat.table,
+) -> None:
+    """List the recorded runs, newest first: outcome, grade and cost. Exit 0, or 2 when
+    the database cannot be read."""
+    from . import runner
+
+    names, data = _run("runs", lambda: runner.list_runs(runs))
+    print(runner.format_rows(names, data, format.value))
 
 
 def main() -> None:

@@ -27,14 +27,22 @@ CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL
     "quality_pass": "BOOLEAN",
 }
 CORE_FIELDS = tuple(CORE_TYPES)
+SPLITS = ("test", "tune", "train")  # test is the held-out grade; tune and train are for tuning
 
 
 def grade_database(
-    answers_path: Path, submission_path: Path, con: duckdb.DuckDBPyConnection | None = None
+    answers_path: Path,
+    submission_path: Path,
+    con: duckdb.DuckDBPyConnection | None = None,
+    split: str = "test",
 ) -> duckdb.DuckDBPyConnection:
     """A database holding both documents and every grade table (a new in-memory one, or
-    the given connection's current schema)."""
+    the given connection's current schema). split is the split whose records are compared
+    (macros.sql: graded_split); only test compares the corpus-wide aggregates."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     con = con or connect()
+    con.execute("SET VARIABLE s8f_graded_split = ?", [split])
     if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
         answers_corpus = submitted_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
         submitted = '"{name}"'
@@ -114,6 +122,10 @@ def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
                           "ORDER BY pos), [])[1:20] AS first FROM citation_errors")[0]  # fmt: skip
     report["corpus_bound"] = rows(con, "SELECT corpus_bound FROM grade")[0]["corpus_bound"]
     report["submission_corpus_sha256"] = binding["submitted_corpus_sha256"]
+    split = rows(con, "SELECT graded_split() AS split")[0]["split"]
+    if split != "test":  # the held-out grade's output stays as it always was
+        report["graded_split"] = split
+        report["aggregates_graded"] = False
     report["breakdown"] = {
         "records": records,
         "slices": rows(con, "SELECT * FROM slice_breakdown"),
@@ -123,9 +135,9 @@ def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     return report
 
 
-def grade(answers_path: Path, submission_path: Path) -> dict[str, Any]:
-    """Grade a submission file against an answer bundle file."""
-    with grade_database(answers_path, submission_path) as con:
+def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dict[str, Any]:
+    """Grade a submission file against an answer bundle file, over the given split."""
+    with grade_database(answers_path, submission_path, split=split) as con:
         return full_report(con)
 
 
@@ -136,11 +148,15 @@ def _fraction(value: float | None) -> str:
 def summary(report: dict[str, Any]) -> str:
     """One line: the verdict and the core figures."""
     verdict = "PASS" if report["quality_pass"] else "FAIL"
-    return (
-        f"{verdict}: {report['exact_records']}/{report['test_records']} test records exact; "
+    split = report.get("graded_split", "test")
+    line = (
+        f"{verdict}: {report['exact_records']}/{report['test_records']} {split} records exact; "
         f"{report['false_positive_facts']} false positive and {report['false_negative_facts']} false negative facts, "
         f"{report['aggregate_errors']} aggregate errors, {report['citation_errors']} citation errors"
     )
+    if not report.get("aggregates_graded", True):
+        line += f" (aggregates are corpus-wide and graded on test only, not on {split})"
+    return line
 
 
 def table(report: dict[str, Any]) -> str:

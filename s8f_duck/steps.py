@@ -99,6 +99,13 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/aggregate_breakdown",
 )
 
+# run: the grade tables (or, for a run that was not graded, empty ones) and the runner's
+# run_meta and run_request_log -> one transaction of rows in the attached runs database.
+UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
+RUN_RECORD_STEPS: tuple[str, ...] = (
+    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
+)  # fmt: skip
+
 
 MEMORY_LIMIT_ENV = "S8F_DUCK_MEMORY_LIMIT"
 DEFAULT_MEMORY_LIMIT = "3GB"

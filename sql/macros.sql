@@ -10,6 +10,10 @@ CREATE OR REPLACE MACRO split_of(component) AS (
     END
 );
 
+-- The split a grade compares: test (the held-out grade) unless the grader set
+-- s8f_graded_split to tune or train, for tuning with full feedback on those records.
+CREATE OR REPLACE MACRO graded_split() AS coalesce(getvariable('s8f_graded_split'), 'test');
+
 -- SPEC §6: a record's id.
 CREATE OR REPLACE MACRO issue_id(number) AS 'issue-' || CAST(number AS VARCHAR);
 -- The number an id ends with (NULL for none), for ordering records the way files do.

@@ -20,12 +20,36 @@ ALL_STEPS = sorted(
         "bundle/decoded/bundle_document",
     }
 )  # fmt: skip
+# Steps that append to a table of the attached runs database: they create it when missing,
+# then insert the run's rows.
+APPENDING_STEPS = steps.RUN_RECORD_STEPS
 
 
 @pytest.mark.parametrize("path", steps.all_sql_files(), ids=lambda p: str(p.relative_to(steps.SQL_DIR)))
 def test_sql_file_parses_as_duckdb(path: Path) -> None:
     statements = sqlglot.parse(path.read_text(encoding="utf-8"), read="duckdb", error_level=sqlglot.ErrorLevel.RAISE)
     assert statements and all(s is not None for s in statements)
+
+
+@pytest.mark.parametrize("step", APPENDING_STEPS)
+def test_appending_step_creates_and_fills_the_table_it_is_named_for(step: str) -> None:
+    create, insert = sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
+    assert isinstance(create, exp.Create) and isinstance(insert, exp.Insert)
+    for statement in (create, insert):
+        table = statement.this.find(exp.Table)
+        assert (table.db, table.name) == ("runs", Path(step).name)
+
+
+def test_ungraded_step_makes_every_grade_table_the_run_record_reads() -> None:
+    """runs/ungraded stands in for the grade of a run that was not graded: it makes each
+    table of the grade that the appending steps read, and nothing else."""
+    made = {s.this.find(exp.Table).name for s in sqlglot.parse(steps.sql_path("runs/ungraded").read_text(), read="duckdb")}
+    read = {
+        t.name
+        for step in APPENDING_STEPS
+        for t in sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")[1].find_all(exp.Table)
+    }
+    assert made == read - {"run_meta", "run_request_log"} - {Path(s).name for s in APPENDING_STEPS}
 
 
 @pytest.mark.parametrize("step", [s for s in ALL_STEPS if s != "macros"])
@@ -36,7 +60,7 @@ def test_step_creates_the_table_it_is_named_for(step: str) -> None:
 
 
 def test_every_sql_file_is_run_by_some_command() -> None:
-    used = {steps.sql_path(step) for step in ALL_STEPS}
+    used = {steps.sql_path(step) for step in (*ALL_STEPS, *APPENDING_STEPS, *steps.UNGRADED_STEPS)}
     assert set(steps.all_sql_files()) <= used
 
 

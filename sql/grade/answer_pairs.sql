@@ -23,7 +23,7 @@ pairs AS (
         submitted.labels, submitted."references", submitted.duplicate_targets, submitted.scope_contradictions
     FROM answers AS gold
     LEFT JOIN last_copies('submitted_answers') AS submitted USING (id)
-    WHERE gold.split = 'test'
+    WHERE gold.split = graded_split()
 )
 SELECT
     id, number, submitted, same,

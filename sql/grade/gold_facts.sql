@@ -3,4 +3,4 @@
 CREATE OR REPLACE VIEW gold_facts AS
 SELECT facts.*
 FROM answer_facts('answers') AS facts
-WHERE facts.id IN (SELECT id FROM answers WHERE split = 'test');
+WHERE facts.id IN (SELECT id FROM answers WHERE split = graded_split());

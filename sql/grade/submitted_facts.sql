@@ -5,4 +5,4 @@ CREATE OR REPLACE VIEW submitted_facts AS
 WITH submitted AS (SELECT * FROM last_copies('submitted_answers'))
 SELECT facts.*
 FROM answer_facts('submitted') AS facts
-WHERE facts.id IN (SELECT id FROM answers WHERE split = 'test');
+WHERE facts.id IN (SELECT id FROM answers WHERE split = graded_split());

@@ -1,0 +1,304 @@
+"""Memory and process limits for a sandboxed command, and how much memory it used.
+
+Where the runner may create a cgroup (as root, or in a delegated cgroup v2 subtree) the
+kernel enforces both limits and counts the peak: the memory controller OOM-kills past
+the limit, the pids controller refuses a fork past it. Elsewhere a monitor samples the
+sandbox's processes every 20 ms and kills the sandbox when their resident memory or their
+number goes past a limit: coarser (a fast allocation can overshoot by one sample's worth)
+but never unlimited. docs/runs.md says which is in use and how to get the exact one.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass(frozen=True)
+class Limits:
+    wall_seconds: float
+    memory_bytes: int
+    processes: int
+    file_bytes: int  # the size of any one file written (RLIMIT_FSIZE)
+    output_bytes: int  # captured stdout, and stderr, each
+
+
+class ResourceControl:
+    """The monitor: samples the processes under the sandbox's bwrap."""
+
+    kind = "monitor"
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._peak = 0
+        self._hit: str | None = None
+        self._cpu_ticks: dict[int, int] = {}  # the last user + system ticks seen per process
+
+    def enter(self) -> None:
+        """Called in the child between fork and exec."""
+
+    def exceeded(self, pid: int) -> str | None:
+        """The limit the sandbox is past now, if any (called every 20 ms)."""
+        tree = _descendants(pid)
+        rss = sum(_rss(p) for p in tree)
+        for p in tree:
+            self._cpu_ticks[p] = max(self._cpu_ticks.get(p, 0), _cpu_ticks(p))
+        self._peak = max(self._peak, rss)
+        if rss > self.limits.memory_bytes:
+            self._hit = "memory"
+        elif len(tree) > self.limits.processes + 2:  # bwrap and its init are not the candidate's
+            self._hit = "processes"
+        return self._hit
+
+    def hit_after(self) -> str | None:
+        """A limit found hit once the sandbox has ended."""
+        return self._hit
+
+    def peak_memory_bytes(self) -> int:
+        return self._peak
+
+    def cpu_seconds(self) -> float:
+        """CPU time of the sandbox's processes (the monitor's last samples of them)."""
+        return sum(self._cpu_ticks.values()) / TICK
+
+    def kill_all(self) -> None:
+        """Nothing beyond bwrap's session to kill."""
+
+    def close(self) -> None:
+        """Nothing to remove."""
+
+
+class CgroupV1Control(ResourceControl):
+    """A memory and a pids cgroup of their own, under this process's (cgroup v1)."""
+
+    kind = "cgroup v1"
+
+    def __init__(self, limits: Limits, memory: Path, pids: Path, cpu: Path) -> None:
+        super().__init__(limits)
+        self.memory, self.pids, self.cpu = memory, pids, cpu
+        (memory / "memory.limit_in_bytes").write_text(str(limits.memory_bytes))
+        swap = memory / "memory.memsw.limit_in_bytes"
+        if swap.exists():
+            swap.write_text(str(limits.memory_bytes))
+        (pids / "pids.max").write_text(str(limits.processes + 2))
+        self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY) for group in (memory, pids, cpu)]
+
+    def enter(self) -> None:
+        for fd in self._procs:
+            os.write(fd, str(os.getpid()).encode())
+
+    def exceeded(self, pid: int) -> str | None:
+        return None  # the kernel enforces both
+
+    def hit_after(self) -> str | None:
+        if _field(self.memory / "memory.oom_control", "oom_kill") > 0:
+            return "memory"
+        if _field(self.pids / "pids.events", "max") > 0:
+            return "processes"
+        return None
+
+    def peak_memory_bytes(self) -> int:
+        return int((self.memory / "memory.max_usage_in_bytes").read_text())
+
+    def cpu_seconds(self) -> float:
+        return int((self.cpu / "cpuacct.usage").read_text()) / 1e9
+
+    def kill_all(self) -> None:
+        for group in (self.memory, self.pids, self.cpu):
+            _kill_listed(group / "cgroup.procs")
+
+    def close(self) -> None:
+        for fd in self._procs:
+            os.close(fd)
+        self._procs = []
+        for group in (self.memory, self.pids, self.cpu):
+            _remove(group)
+
+
+class CgroupV2Control(ResourceControl):
+    """A cgroup v2 group of its own, with the memory and pids controllers."""
+
+    kind = "cgroup v2"
+
+    def __init__(self, limits: Limits, group: Path) -> None:
+        super().__init__(limits)
+        self.group = group
+        (group / "memory.max").write_text(str(limits.memory_bytes))
+        if (group / "memory.swap.max").exists():
+            (group / "memory.swap.max").write_text("0")
+        (group / "pids.max").write_text(str(limits.processes + 2))
+        self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY)]
+
+    def enter(self) -> None:
+        os.write(self._procs[0], str(os.getpid()).encode())
+
+    def exceeded(self, pid: int) -> str | None:
+        return None
+
+    def hit_after(self) -> str | None:
+        if _field(self.group / "memory.events", "oom_kill") > 0:
+            return "memory"
+        if _field(self.group / "pids.events", "max") > 0:
+            return "processes"
+        return None
+
+    def peak_memory_bytes(self) -> int:
+        peak = self.group / "memory.peak"
+        return int(peak.read_text()) if peak.exists() else 0
+
+    def cpu_seconds(self) -> float:
+        return _field(self.group / "cpu.stat", "usage_usec") / 1e6
+
+    def kill_all(self) -> None:
+        kill = self.group / "cgroup.kill"
+        if kill.exists():
+            kill.write_text("1")
+        else:
+            _kill_listed(self.group / "cgroup.procs")
+
+    def close(self) -> None:
+        for fd in self._procs:
+            os.close(fd)
+        self._procs = []
+        _remove(self.group)
+
+
+def control_for(limits: Limits) -> ResourceControl:
+    """The exact (cgroup) control where this process may make one, else the monitor.
+    S8F_DUCK_SANDBOX_LIMITS=monitor forces the monitor."""
+    if os.environ.get("S8F_DUCK_SANDBOX_LIMITS") != "monitor":
+        name = f"s8f-duck-run-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        for make in (_v2, _v1):
+            try:
+                control = make(limits, name)
+            except OSError:
+                continue
+            if control is not None:
+                return control
+    return ResourceControl(limits)
+
+
+def _own_cgroup(controller: str) -> str | None:
+    """This process's cgroup path for a v1 controller, or ('' for) the v2 hierarchy."""
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, names, path = line.split(":", 2)
+        if (controller == "" and names == "") or controller in names.split(","):
+            return path
+    return None
+
+
+def _v1(limits: Limits, name: str) -> ResourceControl | None:
+    groups = []
+    for controller in ("memory", "pids", "cpuacct"):
+        own = _own_cgroup(controller)
+        if own is None or not (CGROUP_ROOT / controller / "cgroup.procs").exists():
+            return None
+        groups.append(CGROUP_ROOT / controller / own.lstrip("/") / name)
+    made: list[Path] = []
+    try:
+        for group in groups:
+            group.mkdir()
+            made.append(group)
+        return CgroupV1Control(limits, *groups)
+    except OSError:
+        for group in made:
+            _remove(group)
+        raise
+
+
+def _v2(limits: Limits, name: str) -> ResourceControl | None:
+    if not (CGROUP_ROOT / "cgroup.controllers").exists():
+        return None
+    own = _own_cgroup("")
+    if own is None:
+        return None
+    parent = CGROUP_ROOT / own.lstrip("/")
+    needed = {"memory", "pids"}
+    if not needed <= set((parent / "cgroup.subtree_control").read_text().split()):
+        return None  # enabling them here would break the no-internal-processes rule
+    group = parent / name
+    group.mkdir()
+    try:
+        return CgroupV2Control(limits, group)
+    except OSError:
+        _remove(group)
+        raise
+
+
+def _field(path: Path, key: str) -> int:
+    for line in path.read_text().splitlines():
+        name, _, value = line.partition(" ")
+        if name == key:
+            return int(value)
+    return 0
+
+
+def _kill_listed(procs: Path) -> None:
+    try:
+        listed = procs.read_text().split()
+    except OSError:
+        return
+    for pid in listed:
+        try:
+            os.kill(int(pid), signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _remove(group: Path) -> None:
+    """Remove a cgroup once its processes are gone (the kernel reaps them briefly)."""
+    for _ in range(250):
+        try:
+            group.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            _kill_listed(group / "cgroup.procs")
+            time.sleep(0.02)
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(ppid, []).append(int(entry.name))
+    return tree
+
+
+def _descendants(pid: int) -> list[int]:
+    tree, found, todo = _children(), [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo += tree.get(current, [])
+    return found
+
+
+def _cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _rss(pid: int) -> int:
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
