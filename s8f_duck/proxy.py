@@ -10,9 +10,11 @@ httpx as the client.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import threading
 import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -85,7 +87,12 @@ def application(name: str, upstream: str, log: RequestLog) -> Starlette:
         log.add(name, at, request.method, path, status, len(body), len(content), round(latency, 3), *_usage(content, media))
         return Response(content, status_code=status, headers=out_headers)
 
-    return Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)], on_shutdown=[client.aclose])
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        yield
+        await client.aclose()
+
+    return Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)], lifespan=lifespan)
 
 
 class EndpointProxy:

@@ -231,6 +231,8 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             if proxy:
                 proxy.__exit__(None, None, None)
         ended = datetime.now(UTC)
+        if ending.limit_hit is None and _reached_file_limit(out, request.limits.file_bytes):
+            ending.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
         submission = out / "submission.json"
         if submission.is_file() and not submission.is_symlink():
             shutil.copyfile(submission, run_dir / "submission.json")
@@ -281,6 +283,10 @@ META_TYPES = {
     "time_limit_seconds": "DOUBLE", "memory_limit_bytes": "BIGINT", "limits_enforced_by": "VARCHAR",
     "endpoints": "VARCHAR[]", "run_dir": "VARCHAR",
 }  # fmt: skip
+
+
+def _reached_file_limit(out: Path, file_bytes: int) -> bool:
+    return any(p.is_file() and not p.is_symlink() and p.stat().st_size >= file_bytes for p in out.rglob("*"))
 
 
 def _outcome(ending: sandbox.Ending, submission: Path) -> tuple[str, str | None]:

