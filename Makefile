@@ -18,9 +18,17 @@ endif
 OUT    ?= experiments/$(DATASET)/out
 ANSWERS ?= $(OUT)/answers.json
 SUBMISSION ?=
+RUNS   ?= $(OUT)/runs.duckdb
+# The interpreter behind .venv, which a candidate run from .venv needs inside the sandbox.
+PYTHON_HOME := $(shell $(PYTHON) -c 'import sys; print(sys.base_prefix)')
+RUN = $(BIN)/s8f-duck run --public $(OUT)/public.json --answers $(ANSWERS) --runs $(RUNS) --ro $(PYTHON_HOME)
+NAME ?= candidate
+CANDIDATE ?=
+CANDIDATE_DIR ?=
+RUN_ARGS ?=
 FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
 
-.PHONY: install build verify grade baseline shell s8f test bench clean
+.PHONY: install build verify grade baseline run runs shell s8f test bench clean
 
 install: $(VENV)/.installed
 
@@ -45,10 +53,20 @@ grade: install
 	@test -n '$(SUBMISSION)' || { echo 'usage: make grade SUBMISSION=path/to/submission.json [ANSWERS=...]'; exit 2; }
 	$(BIN)/s8f-duck grade --answers $(ANSWERS) --submission $(SUBMISSION) --output $(SUBMISSION:.json=)-grade.json --format table
 
+# The SQL baseline, run like any candidate: in the sandbox, which sees only the public
+# corpus and what it needs to run (.venv, the package's code and SQL), then graded and
+# recorded in $(RUNS).
 baseline: $(OUT)/public.json
-	$(BIN)/s8f-duck baseline --public $(OUT)/public.json --output $(OUT)/baseline-submission.json
-	$(BIN)/s8f-duck grade --answers $(ANSWERS) --submission $(OUT)/baseline-submission.json \
-	  --output $(OUT)/baseline-grade.json --format table
+	$(RUN) --name sql-baseline --ro $(CURDIR)/$(VENV) --ro $(CURDIR)/s8f_duck --ro $(CURDIR)/sql \
+	  -- $(CURDIR)/$(BIN)/s8f-duck baseline --public /corpus/public.json --output /out/submission.json
+
+# Any other candidate: make run CANDIDATE='python3 main.py' CANDIDATE_DIR=my-candidate NAME=mine
+run: $(OUT)/public.json
+	@test -n '$(CANDIDATE)' || { echo "usage: make run CANDIDATE='command args' [CANDIDATE_DIR=dir] [NAME=name] [RUN_ARGS='--time-limit 600 ...']"; exit 2; }
+	$(RUN) --name '$(NAME)' $(if $(CANDIDATE_DIR),--candidate-dir $(CANDIDATE_DIR)) $(RUN_ARGS) -- $(CANDIDATE)
+
+runs: install
+	$(BIN)/s8f-duck runs --runs $(RUNS)
 
 shell: $(OUT)/public.json
 	$(BIN)/s8f-duck sql --db $(OUT)/corpus.duckdb

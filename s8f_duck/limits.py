@@ -20,6 +20,7 @@ from pathlib import Path
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PAGE = os.sysconf("SC_PAGE_SIZE")
 TICK = os.sysconf("SC_CLK_TCK")
+GROUP_PREFIX = "s8f-duck-run-"
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def control_for(limits: Limits) -> ResourceControl:
     """The exact (cgroup) control where this process may make one, else the monitor.
     S8F_DUCK_SANDBOX_LIMITS=monitor forces the monitor."""
     if os.environ.get("S8F_DUCK_SANDBOX_LIMITS") != "monitor":
-        name = f"s8f-duck-run-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        name = f"{GROUP_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:8]}"
         for make in (_v2, _v1):
             try:
                 control = make(limits, name)
@@ -184,6 +185,17 @@ def control_for(limits: Limits) -> ResourceControl:
             if control is not None:
                 return control
     return ResourceControl(limits)
+
+
+def _remove_abandoned(parent: Path) -> None:
+    """Remove the empty cgroups of runners that are gone (killed before they could)."""
+    for group in parent.glob(f"{GROUP_PREFIX}*"):
+        pid = group.name.removeprefix(GROUP_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not Path(f"/proc/{pid}").exists():
+            try:
+                group.rmdir()
+            except OSError:
+                pass
 
 
 def _own_cgroup(controller: str) -> str | None:
@@ -202,6 +214,7 @@ def _v1(limits: Limits, name: str) -> ResourceControl | None:
         if own is None or not (CGROUP_ROOT / controller / "cgroup.procs").exists():
             return None
         groups.append(CGROUP_ROOT / controller / own.lstrip("/") / name)
+        _remove_abandoned(groups[-1].parent)
     made: list[Path] = []
     try:
         for group in groups:
@@ -224,6 +237,7 @@ def _v2(limits: Limits, name: str) -> ResourceControl | None:
     needed = {"memory", "pids"}
     if not needed <= set((parent / "cgroup.subtree_control").read_text().split()):
         return None  # enabling them here would break the no-internal-processes rule
+    _remove_abandoned(parent)
     group = parent / name
     group.mkdir()
     try:

@@ -40,6 +40,7 @@ CANDIDATE_IN_SANDBOX = "/candidate"
 RELAY_IN_SANDBOX = "/run/s8f/relay.py"
 SOCKETS_IN_SANDBOX = "/run/s8f/endpoints"
 FIRST_ENDPOINT_PORT = 8101
+SCRATCH_PREFIX = "s8f-duck-sandbox-"
 OUTCOMES = ("graded", "failed", "no_submission", "unusable_submission", "timeout", "out_of_memory", "limit")
 _SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?i?B?)\s*$", re.IGNORECASE)
 _ENDPOINT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
@@ -172,8 +173,10 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             raise UnusableInput(f"--env {name}: not set in this environment")
     if not request.command:
         raise UnusableInput("no candidate command given (after --)")
-    if not request.runs_db.parent.is_dir():
-        raise UnusableInput(f"{request.runs_db}: directory {request.runs_db.parent} does not exist")
+    try:
+        request.runs_db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnusableInput(f"{request.runs_db}: cannot create its directory: {exc.strerror or exc}") from None
     progress.step("check the corpus and the sandbox")
     public_sha256 = _file_sha256(public)
     if _bundle_corpus(answers) not in (None, public_sha256):
@@ -184,7 +187,10 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     run_id = f"{started:%Y%m%dT%H%M%SZ}-{secrets.token_hex(3)}"
     run_dir = run_root(Path(os.path.realpath(request.runs_db))) / run_id
     run_dir.mkdir(parents=True, mode=0o700)
-    scratch = Path(tempfile.mkdtemp(prefix="s8f-duck-sandbox-"))  # short: Unix socket paths are limited
+    _remove_abandoned_scratch()
+    # Private (0700), named for this process so a later run can tell when it was abandoned;
+    # short, because a Unix socket's path is limited to about 100 bytes.
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
     log = RequestLog()
     try:
         out = scratch / "out"
@@ -283,6 +289,24 @@ META_TYPES = {
     "time_limit_seconds": "DOUBLE", "memory_limit_bytes": "BIGINT", "limits_enforced_by": "VARCHAR",
     "endpoints": "VARCHAR[]", "run_dir": "VARCHAR",
 }  # fmt: skip
+
+
+def _remove_abandoned_scratch() -> None:
+    """Remove sandbox scratch directories whose runner is gone (killed before it could)."""
+    for path in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        pid = path.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)) and path.stat().st_uid == os.getuid():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _reached_file_limit(out: Path, file_bytes: int) -> bool:

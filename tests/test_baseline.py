@@ -84,7 +84,10 @@ def test_baseline_is_exact_on_a_tricky_corpus_from_its_public_file_alone(tmp_pat
 
 
 @needs_s8f
-def test_make_baseline_writes_and_grades_the_submission_on_s8f(tmp_path: Path) -> None:
+def test_make_baseline_runs_grades_and_records_the_baseline_on_s8f(tmp_path: Path) -> None:
+    """`make baseline` runs the SQL baseline through `s8f-duck run`, like any candidate."""
+    import duckdb
+
     out = tmp_path / "s8f"
     result = subprocess.run(
         ["make", "--no-print-directory", "baseline", "DATASET=s8f", f"OUT={out}", f"S8F={S8F}"],
@@ -92,8 +95,10 @@ def test_make_baseline_writes_and_grades_the_submission_on_s8f(tmp_path: Path) -
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert "PASS: 680/680 test records exact" in result.stdout
-    assert_flawless(json.loads((out / "baseline-grade.json").read_text()))
-    assert (out / "baseline-submission.json").is_file()
+    with duckdb.connect(str(out / "runs.duckdb"), read_only=True) as con:
+        ((name, outcome, exact, run_dir),) = con.execute("SELECT name, outcome, exact_records, run_dir FROM runs").fetchall()
+    assert (name, outcome, exact) == ("sql-baseline", "graded", 680)
+    assert_flawless(grade(out / "answers.json", Path(run_dir) / "submission.json", tmp_path / "grade.json"))
 
 
 PUBLIC_RECORD = {"id": "issue-7", "split": "test", "number": 7, "title": "t", "body": "", "created_at": "2026-01-01T00:00:00Z",

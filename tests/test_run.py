@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -285,8 +286,15 @@ def test_killing_the_runner_keeps_every_earlier_run(tmp_path: Path) -> None:
     runner.send_signal(signal.SIGKILL)
     runner.wait()
     assert [r["name"] for r in runs_rows(tmp_path)] == ["early-0", "early-1"]
+    left = f"s8f-duck-sandbox-{runner.pid}-"
+    assert any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir())
     assert run_cli(*run_args(tmp_path, "after"), *python_candidate(tmp_path, "pass")).returncode == 1
     assert [r["name"] for r in runs_rows(tmp_path)] == ["early-0", "early-1", "after"]
+    # The next run removed what the killed one left: its scratch directory and its cgroups.
+    assert not any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir())
+    groups = subprocess.run(["find", "/sys/fs/cgroup", "-maxdepth", "4", "-name", f"s8f-duck-run-{runner.pid}-*"],
+                            capture_output=True, text=True).stdout  # fmt: skip
+    assert groups == ""
 
 
 def test_no_sandbox_means_nothing_runs(tmp_path: Path) -> None:
@@ -306,3 +314,15 @@ def test_a_mount_that_would_show_the_answers_or_runs_is_refused(tmp_path: Path, 
     shown = S8F_ANSWERS.parent if what == "answers" else tmp_path
     result = run_cli(*run_args(tmp_path, "leaky", "--ro", shown), "--", "/bin/true")
     assert result.returncode == 2 and "would show" in result.stderr
+
+
+def test_the_readme_example_candidate_runs_and_is_graded(tmp_path: Path) -> None:
+    result = run_cli(
+        *run_args(tmp_path, "minimal", "--candidate-dir", REPO / "examples"), "--", PYTHON, "minimal_candidate.py"
+    )
+    assert result.returncode == 1, result.stderr  # graded, and short of the quality floor
+    (row,) = runs_rows(tmp_path)
+    assert (row["outcome"], row["graded_records"]) == ("graded", 680)
+    slices = {s["slice"]: s for s in runs_rows(tmp_path, "SELECT * FROM run_slices")}
+    assert slices["state"]["precision"] == slices["state"]["recall"] == 1.0
+    assert slices["duplicate_targets"]["true_positives"] == 0
