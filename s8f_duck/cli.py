@@ -6,8 +6,10 @@ verification or leak check failed); 2 unusable input or usage, named on stderr.
 
 from __future__ import annotations
 
+import socket
 import sys
 from collections.abc import Callable
+from datetime import datetime
 from enum import Enum
 from pathlib import Path
 from typing import Annotated, TypeVar
@@ -320,6 +322,112 @@ def list_runs(
 
     names, data = _run("runs", lambda: runner.list_runs(runs))
     print(runner.format_rows(names, data, format.value))
+
+
+@app.command()
+def serve(
+    answers: Annotated[Path, typer.Option(help="The answer bundle: read by this process only.")],
+    public: Annotated[Path, typer.Option(help="The public corpus the bundle is bound to (served at GET /corpus).")],
+    db: Annotated[Path, typer.Option(help="The service database: every submission is stored here first.")],
+    teams: Annotated[Path, typer.Option(help="TEAMS.json: [{\"team\": NAME, \"token_sha256\": HEX}] (see `s8f-duck team`).")],
+    host: Annotated[str, typer.Option(help="Address to listen on; other than loopback only when asked.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    daily_limit: Annotated[int, typer.Option(help="Submissions per team per UTC day; past it, 429.")] = 5,
+    release_after: Annotated[
+        str | None, typer.Option(help="RFC 3339 time after which GET /answers returns the bundle (else 403).")
+    ] = None,
+    ladder_step: Annotated[float, typer.Option(help="The Ladder's step for held-out scores (a share of records).")] = 0.01,
+    max_bytes: Annotated[str, typer.Option(help="Largest submission accepted; larger is 413.")] = "64MiB",
+) -> None:
+    """Serve the held-out answers behind a grading service (Starlette on uvicorn): teams
+    POST submissions with a bearer token and get the Ladder's held-out score (no per-record
+    detail) or, for the tune and train splits, the full grade; every submission is stored
+    in the service database before the answer. See docs/service.md.
+
+    Exit 0 when stopped (Ctrl-C); 2 when an input is unusable or the port is taken.
+    """
+    import uvicorn
+
+    from . import runner, service
+
+    def start() -> service.Service:
+        released = None
+        if release_after is not None:
+            try:
+                released = datetime.fromisoformat(release_after.replace("Z", "+00:00"))
+            except ValueError:
+                raise UnusableInput(f"--release-after {release_after!r}: not an RFC 3339 time") from None
+            if released.tzinfo is None:
+                raise UnusableInput(f"--release-after {release_after!r}: give the offset (Z for UTC)")
+        config = service.ServiceConfig(
+            answers=answers, public=public, db=db, teams=service.load_teams(teams), daily_limit=daily_limit,
+            release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
+        )  # fmt: skip
+        return service.Service(config)
+
+    def listen() -> socket.socket:
+        try:
+            return socket.create_server((host, port))
+        except OSError as exc:
+            raise UnusableInput(f"--host {host} --port {port}: cannot listen: {exc.strerror or exc}") from None
+
+    state = _run("serve", start)
+    try:
+        listener = _run("serve", listen)
+        print(f"s8f-duck serve: http://{host}:{listener.getsockname()[1]}/ (corpus {state.public_sha256[:12]}…, "
+              f"store {db})", file=sys.stderr, flush=True)  # fmt: skip
+        server = uvicorn.Server(uvicorn.Config(service.create_app(state), log_level="warning", access_log=False))
+        server.run(sockets=[listener])
+    finally:
+        state.close()
+
+
+@app.command()
+def team(
+    teams: Annotated[Path, typer.Option(help="The teams file of `s8f-duck serve` (created when missing).")],
+    name: Annotated[str, typer.Argument(help="The new team's name.")],
+) -> None:
+    """Add a team: prints its new bearer token once; the file keeps only the token's
+    SHA-256. Exit 0, or 2 when the file is unusable or the team exists."""
+    from .service import add_team
+
+    token = _run("team", lambda: add_team(teams, name))
+    print(token)
+
+
+@app.command()
+def submit(
+    submission: Annotated[Path, typer.Argument(help="The submission file (fak-microcontext-submission/1).")],
+    url: Annotated[str, typer.Option(help="The grading service, e.g. http://127.0.0.1:8765.")],
+    token_file: Annotated[Path, typer.Option(help="A file holding the team's bearer token.")],
+    split: Annotated[Split, typer.Option(help="test: the held-out score; tune / train: the full grade.")] = Split.test,
+) -> None:
+    """Send a submission to a grading service and print its answer (JSON). Exit 0 when
+    it was graded, 1 when the service refused it (the message says why: 400 unusable,
+    401 token, 413 size, 429 daily limit), 2 when it cannot be sent."""
+    import httpx
+
+    def send() -> httpx.Response:
+        try:
+            token = token_file.read_text(encoding="utf-8").strip()
+            body = submission.read_bytes()
+        except OSError as exc:
+            raise UnusableInput(f"{exc.filename}: cannot read: {exc.strerror}") from None
+        try:
+            return httpx.post(
+                url.rstrip("/") + "/submissions", params={"split": split.value}, content=body, timeout=600,
+                headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+            )  # fmt: skip
+        except httpx.HTTPError as exc:
+            raise UnusableInput(f"{url}: cannot reach the service: {exc}") from None
+
+    answer = _run("submit", send)
+    print(answer.text)
+    if answer.status_code != 201:
+        retry = answer.headers.get("retry-after")
+        print(f"s8f-duck submit: the service answered {answer.status_code}" + (f"; retry after {retry} s" if retry else ""),
+              file=sys.stderr)  # fmt: skip
+        raise typer.Exit(1)
 
 
 def main() -> None:

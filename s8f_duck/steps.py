@@ -106,6 +106,11 @@ RUN_RECORD_STEPS: tuple[str, ...] = (
     "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
 )  # fmt: skip
 
+# serve: the pending submission (one row) -> the service database's submissions table;
+# the submissions -> the public leaderboard.
+SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
+SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
+
 
 MEMORY_LIMIT_ENV = "S8F_DUCK_MEMORY_LIMIT"
 DEFAULT_MEMORY_LIMIT = "3GB"

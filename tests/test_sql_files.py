@@ -23,6 +23,7 @@ ALL_STEPS = sorted(
 # Steps that append to a table of the attached runs database: they create it when missing,
 # then insert the run's rows.
 APPENDING_STEPS = steps.RUN_RECORD_STEPS
+APPENDING_SCHEMAS = {**dict.fromkeys(steps.RUN_RECORD_STEPS, "runs"), **dict.fromkeys(steps.SERVICE_STEPS, "service")}
 
 
 @pytest.mark.parametrize("path", steps.all_sql_files(), ids=lambda p: str(p.relative_to(steps.SQL_DIR)))
@@ -31,13 +32,13 @@ def test_sql_file_parses_as_duckdb(path: Path) -> None:
     assert statements and all(s is not None for s in statements)
 
 
-@pytest.mark.parametrize("step", APPENDING_STEPS)
+@pytest.mark.parametrize("step", APPENDING_SCHEMAS)
 def test_appending_step_creates_and_fills_the_table_it_is_named_for(step: str) -> None:
     create, insert = sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
     assert isinstance(create, exp.Create) and isinstance(insert, exp.Insert)
     for statement in (create, insert):
         table = statement.this.find(exp.Table)
-        assert (table.db, table.name) == ("runs", Path(step).name)
+        assert (table.db, table.name) == (APPENDING_SCHEMAS[step], Path(step).name)
 
 
 def test_ungraded_step_makes_every_grade_table_the_run_record_reads() -> None:
@@ -52,7 +53,7 @@ def test_ungraded_step_makes_every_grade_table_the_run_record_reads() -> None:
     assert made == read - {"run_meta", "run_request_log"} - {Path(s).name for s in APPENDING_STEPS}
 
 
-@pytest.mark.parametrize("step", [s for s in ALL_STEPS if s != "macros"])
+@pytest.mark.parametrize("step", [s for s in (*ALL_STEPS, *steps.SERVICE_LEADERBOARD_STEPS) if s != "macros"])
 def test_step_creates_the_table_it_is_named_for(step: str) -> None:
     *_, statement = sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
     assert isinstance(statement, exp.Create)
@@ -60,7 +61,10 @@ def test_step_creates_the_table_it_is_named_for(step: str) -> None:
 
 
 def test_every_sql_file_is_run_by_some_command() -> None:
-    used = {steps.sql_path(step) for step in (*ALL_STEPS, *APPENDING_STEPS, *steps.UNGRADED_STEPS)}
+    used = {
+        steps.sql_path(step)
+        for step in (*ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.SERVICE_LEADERBOARD_STEPS)
+    }
     assert set(steps.all_sql_files()) <= used
 
 
