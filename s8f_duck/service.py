@@ -116,6 +116,9 @@ class Service:
         self.store.execute("SET VARIABLE s8f_ladder_step = ?", [config.ladder_step])
         self._store_lock = threading.Lock()
         self._team_locks: dict[str, asyncio.Lock] = {}
+        # Grades run on worker threads, as many at once as there are cores: DuckDB uses every
+        # core for each, and more at once only compete for the same cores.
+        self.grading = anyio.CapacityLimiter(os.cpu_count() or 1)
         self.scratch = Path(tempfile.mkdtemp(prefix="s8f-duck-service-"))  # private (0700)
         create_table(self.store, "pending", PENDING_TYPES, [])
         run_steps(self.store, SERVICE_STEPS)  # creates the table when the store is new
@@ -252,7 +255,9 @@ def create_app(service: Service) -> Starlette:
                     429, f"the daily limit of {config.daily_limit} submissions is reached; try again after "
                     f"{tomorrow.isoformat()}", {"Retry-After": str(int((tomorrow - now).total_seconds()) + 1)},
                 )  # fmt: skip
-            status, message, score, report = await anyio.to_thread.run_sync(service.grade, bytes(body), split)
+            status, message, score, report = await anyio.to_thread.run_sync(
+                service.grade, bytes(body), split, limiter=service.grading
+            )
             pending = {
                 "id": uuid.uuid4().hex, "team": team, "received_at": now, "split": split,
                 "sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body), "status": status, "message": message,
