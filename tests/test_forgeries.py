@@ -406,3 +406,22 @@ def test_published_s8f_triple_verifies_pinned(tmp_path: Path) -> None:
     code, out = verify((S8F_PUBLIC, S8F_ANSWERS, S8F_REPORT), "--expect-sha256", S8F_PUBLIC_SHA256)
     assert code == 0, out
     assert "report.scrubbed_matches (30) is checked for its type and range only" in out
+
+
+def test_map_matching_its_own_mark_leaves_matches(tmp_path: Path) -> None:
+    # "corpus" matches inside the mark that rule 1 leaves: the freeze's text still holds it.
+    rules = tmp_path / "map.json"
+    rules.write_text('["samsung", "corpus"]')
+    paths = tuple(tmp_path / f"{name}.json" for name in NAMES)
+    freeze_demo(tmp_path, "--redactions", rules)
+    assert b"[redacted:public-[redacted:public-corpus]]" in paths[0].read_bytes()
+    code, out = verify(paths, "--redactions", rules)  # type: ignore[arg-type]
+    assert code == 1, out
+    assert f"public.records[issue-38]: 2 match(es) of the redaction map {rules} left in its title or body" in out
+
+
+def test_help_describes_the_checks() -> None:
+    text = " ".join(run_cli("verify", "--help").stdout.split())
+    for phrase in ("byte for byte", "key order, number forms and JSON types", "no match of the redaction map",
+                   "--expect-sha256", "only its type and range are checked"):  # fmt: skip
+        assert phrase in text, phrase
