@@ -168,27 +168,47 @@ def verify(
     raw: Annotated[
         Path | None, typer.Option(help="Also re-freeze this raw dump and require byte-identical artifacts.")
     ] = None,
-    redactions: Annotated[Path | None, typer.Option(help="Redaction map for --raw (default: the committed map).")] = None,
+    redactions: Annotated[
+        Path | None,
+        typer.Option(help="The redaction map the public text must hold no match of, also used for --raw "
+                          "(default: the committed map)."),  # fmt: skip
+    ] = None,
+    expect_sha256: Annotated[
+        str | None,
+        typer.Option("--expect-sha256", metavar="DIGEST",
+                     help="Require the public corpus to have this published SHA-256 digest (the only anchor "
+                          "for its source string)."),  # fmt: skip
+    ] = None,
 ) -> None:
     """Verify a frozen triple: digest binding, counts and report verdicts (as the reference
-    does), then re-derive everything from the public corpus with freeze's own SQL (splits,
-    hashes, answers, aggregates, report counts, leak checks, oracle grade) and require it
-    to equal the files. Exit 0 verified, 1 a difference (the first ones are named), 2
-    an unusable file.
+    does), then re-derive the public corpus, answer bundle and report from the public
+    corpus with freeze's own SQL (splits, hashes, answers, aggregates, report counts, leak
+    checks, oracle grade) and require each to equal its file byte for byte: key order,
+    number forms and JSON types included. The public text must hold no match of the
+    redaction map. The report's scrubbed_matches counts matches in the raw text, so
+    without --raw only its type and range are checked. Exit 0 verified, 1 a difference
+    (the first ones are named), 2 an unusable file or option.
     """
     from .freeze import DEFAULT_REDACTIONS
     from .verify import verdict
     from .verify import verify as verifying
 
-    problems = _run(
+    result = _run(
         "verify",
         lambda: verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
-            progress=Progress("verify"),
+            expect_sha256=expect_sha256, progress=Progress("verify"),
         ),
     )  # fmt: skip
-    _run("verify", lambda: verdict(problems))
+    _run("verify", lambda: verdict(result.problems))
     print("verified: digests bind, counts match, and every artifact re-derives from the public corpus")
+    anchor = "the expected one" if expect_sha256 else "compare it with the published one or pin it: --expect-sha256"
+    print(f"public corpus sha256 {result.corpus_sha256} ({anchor})")
+    if raw is None:
+        print(
+            f"report.scrubbed_matches ({result.scrubbed_matches}) is checked for its type and range only: "
+            "it counts matches in the raw text (give --raw to re-derive it)"
+        )
 
 
 @app.command()

@@ -38,6 +38,7 @@ class FreezeResult:
     corpus_sha256: str
     answers_sha256: str
     report: dict[str, Any]
+    scrub_hits: dict[int, int]  # number -> matches of the redaction map in its text (verify: must be none)
 
 
 def load_redactions(path: Path) -> list[str]:
@@ -148,6 +149,8 @@ def freeze_tables(
             with loading_into_file(con):
                 source = load(con)
             run_steps(con, FREEZE_STEPS, progress)
+            hits = "SELECT number, scrub_matches FROM scrub_passes WHERE scrub_matches > 0 ORDER BY number"
+            scrub_hits = dict(con.execute(hits).fetchall())
             if parquet_path is not None:
                 progress.step("write parquet")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
@@ -180,7 +183,7 @@ def freeze_tables(
         outputs.discard()
         wait_for_removals()
     progress.done()
-    return FreezeResult(corpus_sha256, answers_sha256, report)
+    return FreezeResult(corpus_sha256, answers_sha256, report, scrub_hits)
 
 
 def summary(result: FreezeResult) -> str:

@@ -1,15 +1,21 @@
 """`s8f-duck verify` (SPEC §9): the reference's checks, then a full re-derivation.
 
-The public corpus is fed back through the freeze pipeline (its text is already
-scrubbed, so with an empty redaction map); the re-derived public bytes, answer bundle and
-report must equal the given ones. With the raw dump as well, the artifacts must equal a
-fresh freeze of it byte for byte.
+The public corpus is fed back through the freeze pipeline, scrubbed again with the
+redaction map (text that is scrubbed holds no match of it, so nothing changes); the
+re-derived public corpus, answer bundle and report must equal the given ones byte for
+byte, so key order, number forms and JSON types are checked as well as values. Only the
+report's `scrubbed_matches` (matches in the raw text) cannot be re-derived: its type
+and range are checked. With the raw dump as well, the artifacts must equal a fresh
+freeze of it byte for byte; with a published digest, the public corpus must have it.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +23,15 @@ import duckdb
 
 from .artifacts import ANSWERS_SCHEMA, REPORT_SCHEMA, file_sha256, same_bytes
 from .errors import UnusableInput, Verdict
-from .freeze import DEFAULT_REDACTIONS, LeakCheckFailed, PublicDiffers, freeze, freeze_tables
+from .freeze import (
+    DEFAULT_REDACTIONS,
+    LeakCheckFailed,
+    PublicDiffers,
+    create_redactions,
+    freeze,
+    freeze_tables,
+    load_redactions,
+)
 from .gojson import dumps
 from .load import load_bundle, load_public, read_json_file
 from .progress import Progress
@@ -25,10 +39,19 @@ from .steps import connect
 
 MAX_SHOWN = 12
 NAMES = ("public", "answers", "report")
+SCRUB_MARK = "[redacted:public-corpus]"
+
+
+@dataclass
+class Verification:
+    problems: list[str]  # empty when the triple verifies
+    corpus_sha256: str  # the public corpus's digest
+    scrubbed_matches: Any  # the report's, checked for type and range only unless the raw dump was given
 
 
 def differences(given: Any, derived: Any, path: str) -> list[str]:
-    """Where two decoded JSON values differ; lists of records are matched by `id`."""
+    """Where two decoded JSON values differ, JSON types and key order included (1000.0
+    is not 1000, false is not 0); lists of records are matched by `id`."""
     if isinstance(given, dict) and isinstance(derived, dict):
         found = []
         for key in [*given, *(k for k in derived if k not in given)]:
@@ -38,6 +61,9 @@ def differences(given: Any, derived: Any, path: str) -> list[str]:
                 found.append(f"{path}.{key}: missing from the file")
             else:
                 found += differences(given[key], derived[key], f"{path}.{key}")
+        if not found and list(given) != list(derived):
+            at, mine, theirs = next((i, g, d) for i, (g, d) in enumerate(zip(given, derived)) if g != d)
+            found.append(f"{path}: keys in another order: key {at + 1} is {mine!r} in the file, {theirs!r} re-derived")
         return found
     keyed = isinstance(given, list) and isinstance(derived, list) and given and derived
     if keyed and all(isinstance(x, dict) and "id" in x for x in [*given, *derived]):
@@ -52,6 +78,10 @@ def differences(given: Any, derived: Any, path: str) -> list[str]:
         if not found and [x["id"] for x in given] != [x["id"] for x in derived]:
             found.append(f"{path}: records out of order")
         return found
+    if isinstance(given, list) and isinstance(derived, list) and given == derived:  # equal values, maybe not types
+        return [p for i, (g, d) in enumerate(zip(given, derived)) for p in differences(g, d, f"{path}[{i}]")]
+    if given == derived and type(given) is not type(derived):  # 1000.0 == 1000 == True in Python
+        return [f"{path}: file has {_json(given)}, re-derived {_json(derived)} (another JSON type or number form)"]
     if given != derived or type(given) is not type(derived):
         return [f"{path}: file has {_short(given)}, re-derived {_short(derived)}"]
     return []
@@ -60,6 +90,55 @@ def differences(given: Any, derived: Any, path: str) -> list[str]:
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _json(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def first_difference(name: str, given: bytes, derived: bytes) -> str:
+    """The first line where two files' bytes differ, as a problem."""
+    end, at = min(len(given), len(derived)), 0
+    while at < end and given[at : at + 65536] == derived[at : at + 65536]:  # blocks compare with memcmp
+        at += 65536
+    at = min(at, end)
+    while at < end and given[at] == derived[at]:
+        at += 1
+
+    def line(data: bytes) -> str:
+        stop = data.find(b"\n", at)
+        return data[data.rfind(b"\n", 0, at) + 1 : stop if stop >= 0 else len(data)].decode("utf-8", "replace")
+
+    number = given.count(b"\n", 0, at) + 1
+    return (
+        f"{name}: line {number} differs from the re-derived file: "
+        f"file has {line(given)!r}, re-derived {line(derived)!r}"
+    )
+
+
+def scrubbed_matches_problems(report: dict[str, Any], scrubbed_records: int) -> list[str]:
+    """What can be checked of the report's scrubbed_matches without the raw text: a
+    non-negative integer, and none unless some record holds the mark (every match
+    leaves it in its record). More matches than scrubbed records is normal (a record can
+    hold several) and so is fewer (a raw text may hold the mark already)."""
+    if "scrubbed_matches" not in report:  # named by the comparison
+        return []
+    value = report["scrubbed_matches"]
+    if type(value) is not int or value < 0:
+        return [f"report.scrubbed_matches: file has {_json(value)}, expected a non-negative integer (it counts the "
+                "redaction map's matches in the raw text, which cannot be re-derived without --raw)"]  # fmt: skip
+    if value > 0 and scrubbed_records == 0:
+        return [f"report.scrubbed_matches: file has {value}, but no record holds the mark {SCRUB_MARK}, "
+                "which every match leaves in its record's text"]  # fmt: skip
+    return []
+
+
+def expected_digest(text: str) -> str:
+    """--expect-sha256's digest, lower-cased; UnusableInput unless it is 64 hex digits."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", text):
+        raise UnusableInput(f"--expect-sha256: {text!r} is not a SHA-256 digest (64 hexadecimal digits)")
+    return text.lower()
 
 
 def reference_checks(public_sha: str, records: int, answers_corpus: str, answers_count: int, answers_sha: str,
@@ -85,21 +164,29 @@ def reference_checks(public_sha: str, records: int, answers_corpus: str, answers
     return problems
 
 
-def _content_differences(given_paths: dict[str, Path], derived_paths: dict[str, Path],
-                         report: dict[str, Any]) -> list[str]:  # fmt: skip
-    """Field-level differences between given and re-derived artifacts (the slow path)."""
-    given = {name: read_json_file(given_paths[name]) for name in NAMES}
-    derived = {name: read_json_file(derived_paths[name]) for name in NAMES}
+def _content_differences(given_paths: dict[str, Path], derived_paths: dict[str, Path], report: dict[str, Any],
+                         public_sha: str, public_same: bool) -> list[str]:  # fmt: skip
+    """Field-level differences between given and re-derived artifacts (the slow path):
+    every artifact whose bytes differ gets at least one."""
+    names = [name for name in NAMES if not (name == "public" and public_same)]
+    given = {name: read_json_file(given_paths[name]) for name in names}
+    derived = {name: read_json_file(derived_paths[name]) for name in names}
     # The digests were checked against the given bytes already; here contents are compared.
     derived["answers"]["corpus_sha256"] = given["answers"].get("corpus_sha256")
     for key in ("corpus_sha256", "answers_sha256", "scrubbed_matches"):  # scrub matches need the raw text
         derived["report"][key] = report.get(key)
-    if isinstance(report.get("blind_oracle_grade"), dict):
-        derived["report"]["blind_oracle_grade"]["corpus_sha256"] = report["blind_oracle_grade"].get("corpus_sha256")
-    problems = [p for name in NAMES for p in differences(given[name], derived[name], name)]
-    for name in NAMES:
-        if dumps(given[name]).encode() != given_paths[name].read_bytes():
-            problems.append(f"{name}: {given_paths[name]} is not in the canonical byte layout (Go MarshalIndent)")
+    derived["report"]["blind_oracle_grade"]["corpus_sha256"] = public_sha  # the oracle graded this corpus
+    problems = []
+    for name in names:
+        found = differences(given[name], derived[name], name)
+        given_bytes = given_paths[name].read_bytes()
+        if dumps(given[name]).encode() != given_bytes:
+            found.append(f"{name}: {given_paths[name]} is not in the canonical byte layout (Go MarshalIndent)")
+        if not found:  # equal values, types and order in a canonical file: only a stray byte is left
+            derived_bytes = derived_paths[name].read_bytes() if name == "public" else dumps(derived[name]).encode()
+            if derived_bytes != given_bytes:
+                found.append(first_difference(name, given_bytes, derived_bytes))
+        problems += found
     return problems
 
 
@@ -118,10 +205,13 @@ def verify(
     *,
     raw_path: Path | None = None,
     redactions_path: Path = DEFAULT_REDACTIONS,
+    expect_sha256: str | None = None,
     progress: Progress | None = None,
-) -> list[str]:
+) -> Verification:
     """Every check; returns the problems found (empty when the triple verifies)."""
     progress = progress or Progress("verify", enabled=False)
+    pinned = expected_digest(expect_sha256) if expect_sha256 is not None else None
+    redactions = load_redactions(redactions_path)
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
         raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
@@ -132,6 +222,7 @@ def verify(
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
         header.update(load_public(con, public_path))
+        create_redactions(con, redactions_path, redactions)  # scrubbed text holds no match: the scrub changes nothing
         return str(header["source"])
 
     with tempfile.TemporaryDirectory(prefix="s8f-duck-verify-") as tmp, ThreadPoolExecutor(1) as pool:
@@ -150,7 +241,8 @@ def verify(
                                        progress=progress, input_bytes=size)  # fmt: skip
                 public_sha = file_sha256(public_path)
         except LeakCheckFailed as exc:
-            return [f"re-derived leak checks fail: {', '.join(exc.failed)}"]
+            return Verification([f"re-derived leak checks fail: {', '.join(exc.failed)}"], file_sha256(public_path),
+                                report.get("scrubbed_matches"))  # fmt: skip
         progress.step("compare")
         # A file with the re-derived bytes' digest has those bytes: it is exactly as well-formed.
         answers_sha = given_answers_sha.result()
@@ -161,18 +253,23 @@ def verify(
         else:
             answers_corpus, answers_count = _bundle_binding(answers_path)
         problems = reference_checks(public_sha, header["records"], answers_corpus, answers_count, answers_sha, report)
+        if pinned is not None and public_sha != pinned:
+            problems.append(f"public: {public_path} hashes to {public_sha}, not the expected {pinned} "
+                            "(--expect-sha256)")  # fmt: skip
+        problems += [
+            f"public.records[issue-{number}]: {matches} match(es) of the redaction map {redactions_path} left in "
+            "its title or body: the public text is not scrubbed"
+            for number, matches in result.scrub_hits.items()
+        ]
+        problems += scrubbed_matches_problems(report, result.report["scrubbed_records"])
+        # The report as re-derived, with the fields checked above as the file has them.
         expected_report = {**result.report, "corpus_sha256": report.get("corpus_sha256"),
                            "answers_sha256": report.get("answers_sha256"),
                            "scrubbed_matches": report.get("scrubbed_matches")}  # fmt: skip
         expected_report["blind_oracle_grade"] = {**result.report["blind_oracle_grade"], "corpus_sha256": public_sha}
-        identical = (
-            public_same
-            and answers_same
-            and dumps(report).encode() == report_path.read_bytes()
-            and report == expected_report
-        )
+        identical = public_same and answers_same and dumps(expected_report).encode() == report_path.read_bytes()
         if not identical:
-            problems += _content_differences(given, derived, report)
+            problems += _content_differences(given, derived, report, public_sha, public_same)
         if raw_path is not None:
             progress.step("re-freeze the raw dump")
             fresh = {name: Path(tmp) / f"raw-{name}.json" for name in NAMES}
@@ -184,7 +281,7 @@ def verify(
                     found = found or [f"{name}: bytes differ from a fresh freeze"]
                     problems += [f"{p} (fresh freeze of {raw_path})" for p in found]
     progress.done()
-    return problems
+    return Verification(problems, public_sha, report.get("scrubbed_matches"))
 
 
 def verdict(problems: list[str]) -> None:
