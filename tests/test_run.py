@@ -282,12 +282,15 @@ def test_killing_the_runner_keeps_every_earlier_run(tmp_path: Path) -> None:
         [CLI, *map(str, run_args(tmp_path, "killed")), *map(str, python_candidate(tmp_path, "import time; time.sleep(30)"))],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    time.sleep(2)
+    left = f"s8f-duck-sandbox-{runner.pid}-"
+    deadline = time.monotonic() + 60
+    while not any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir()):  # the candidate runs
+        assert time.monotonic() < deadline and runner.poll() is None
+        time.sleep(0.1)
+    time.sleep(0.5)
     runner.send_signal(signal.SIGKILL)
     runner.wait()
     assert [r["name"] for r in runs_rows(tmp_path)] == ["early-0", "early-1"]
-    left = f"s8f-duck-sandbox-{runner.pid}-"
-    assert any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir())
     assert run_cli(*run_args(tmp_path, "after"), *python_candidate(tmp_path, "pass")).returncode == 1
     assert [r["name"] for r in runs_rows(tmp_path)] == ["early-0", "early-1", "after"]
     # The next run removed what the killed one left: its scratch directory and its cgroups.
