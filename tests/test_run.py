@@ -145,7 +145,8 @@ def test_a_limit_ends_the_run_and_is_recorded(
     assert (row["outcome"], row["limit_hit"]) == (outcome, limit), row
     assert row["graded_records"] is None
     if limit == "wall_time":
-        assert elapsed < 2 + 10 and row["wall_seconds"] < 2 + 3
+        assert row["wall_seconds"] < 2 + 3  # killed within the limit and a few seconds
+        assert elapsed < 2 + 30  # and the command did not hang (its start-up is slow on a loaded machine)
     if limit == "stdout":
         assert Path(row["run_dir"], "stdout.txt").stat().st_size == 2**20
 
