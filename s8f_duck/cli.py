@@ -355,6 +355,7 @@ def leaderboard(
     each aggregate exact or not. Exit 0, or 2 when the database or a --compare run cannot
     be used."""
     from . import leaderboard as board
+    from . import leaderboard_page, leaderboard_text
     from .artifacts import Outputs, write_text
 
     def go() -> dict[str, object]:
@@ -363,7 +364,7 @@ def leaderboard(
         if html is not None:
             outputs = Outputs()
             try:
-                write_text(outputs.temp_for(html), board.page(document, html))
+                write_text(outputs.temp_for(html), leaderboard_page.render(document, html))
                 outputs.commit()
             finally:
                 outputs.discard()
@@ -375,7 +376,8 @@ def leaderboard(
         graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
         print(f"wrote {html}: {len(document['runs'])} runs, {graded} graded ({resamples} resamples, seed {seed})")
     else:
-        print({"table": board.to_table, "json": board.to_json, "csv": board.to_csv}[chosen.value](document).rstrip("\n"))
+        render = {"table": leaderboard_text.to_table, "json": leaderboard_text.to_json, "csv": leaderboard_text.to_csv}
+        print(render[chosen.value](document).rstrip("\n"))
 
 
 def main() -> None:
