@@ -33,7 +33,8 @@ class Request:
 
 
 def run_root(runs_db: Path) -> Path:
-    """Where `s8f-duck run` keeps each run's files: <stem>-runs/<run_id>/ beside the database."""
+    """Where `s8f-duck run` keeps each run's files: <stem>-runs/<run_id>/ beside the database
+    (runner.run_root, which this does not import: the runner's proxy costs 0.6 s to import)."""
     return runs_db.with_name(runs_db.stem + "-runs")
 
 
@@ -67,9 +68,13 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
 
 def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
     """The run a --compare argument names: a run id, or a name given to exactly one run."""
-    found = rows(con, f"SELECT * FROM leaderboard_runs WHERE run_id = {_literal(wanted)} ORDER BY run_index")
-    if not found:
-        found = rows(con, f"SELECT * FROM leaderboard_runs WHERE name = {_literal(wanted)} ORDER BY run_index")
+    cursor = con.execute(
+        "SELECT * FROM leaderboard_runs WHERE run_id = $1 OR (name = $1 AND NOT EXISTS "
+        "(SELECT 1 FROM leaderboard_runs WHERE run_id = $1)) ORDER BY run_index",
+        [wanted],
+    )
+    names = [d[0] for d in cursor.description]
+    found = [dict(zip(names, row)) for row in cursor.fetchall()]
     if not found:
         raise UnusableInput(f"--compare {wanted!r}: no run with that id or name in {runs_db}")
     if len(found) > 1:
@@ -77,14 +82,9 @@ def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict
         raise UnusableInput(f"--compare {wanted!r}: {len(found)} runs have that name ({ids}); give a run id")
     run = found[0]
     if not run["graded"]:
-        raise UnusableInput(
-            f"--compare {wanted!r}: run {run['run_id']} was not graded ({run['outcome']}): nothing to compare"
-        )
+        why = f"run {run['run_id']} was not graded ({run['outcome']})"
+        raise UnusableInput(f"--compare {wanted!r}: {why}: nothing to compare")
     return run
-
-
-def _literal(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
 
 
 def compute(request: Request) -> dict[str, Any]:

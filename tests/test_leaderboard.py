@@ -18,7 +18,8 @@ import sqlglot
 from conftest import FLIPPED_LABEL, HOSTILE_NAME, S8F_ANSWERS, run_cli
 from sqlglot import exp
 
-from s8f_duck import steps
+from s8f_duck import leaderboard as leaderboard_module
+from s8f_duck import runner, steps
 
 SLICES = ("state", "labels", "references", "duplicate_targets", "scope_contradictions")
 PREFIXES = {
@@ -264,6 +265,11 @@ def test_an_existing_page_is_left_alone_when_the_leaderboard_fails(tmp_path: Pat
     page.write_text("old")
     done = run_cli("leaderboard", "--runs", tmp_path / "absent.duckdb", "--html", page)
     assert done.returncode == 2 and page.read_text() == "old" and list(tmp_path.iterdir()) == [page]
+
+
+def test_the_files_are_looked_for_where_run_keeps_them() -> None:
+    for db in (Path("/a/b/runs.duckdb"), Path("rel/x.y.duckdb")):
+        assert leaderboard_module.run_root(db) == runner.run_root(db)
 
 
 def test_each_leaderboard_step_reads_only_the_runs_database_and_earlier_steps() -> None:
