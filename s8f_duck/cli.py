@@ -322,12 +322,6 @@ def list_runs(
     print(runner.format_rows(names, data, format.value))
 
 
-class LeaderboardFormat(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
-
-
 @app.command()
 def leaderboard(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
@@ -335,7 +329,7 @@ def leaderboard(
         Path | None, typer.Option(help="Write the page here: one self-contained HTML file that links each run's files.")
     ] = None,
     format: Annotated[
-        LeaderboardFormat | None,
+        ListFormat | None,
         typer.Option("--format", help="What to print: table (the default without --html), json or csv."),
     ] = None,
     compare: Annotated[
@@ -371,7 +365,7 @@ def leaderboard(
         return document
 
     document = _run("leaderboard", go)
-    chosen = format or (None if html is not None else LeaderboardFormat.table)
+    chosen = format or (None if html is not None else ListFormat.table)
     if chosen is None:
         graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
         print(f"wrote {html}: {len(document['runs'])} runs, {graded} graded ({resamples} resamples, seed {seed})")

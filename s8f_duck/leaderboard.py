@@ -93,6 +93,8 @@ def compute(request: Request) -> dict[str, Any]:
         raise UnusableInput(f"--resamples {request.resamples}: need at least one resample")
     if request.min_label_facts < 1:
         raise UnusableInput(f"--min-label-facts {request.min_label_facts}: need at least 1")
+    if not -(2**63) <= request.seed < 2**63:
+        raise UnusableInput(f"--seed {request.seed}: must fit in 64 bits")
     con = connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
@@ -116,7 +118,10 @@ def compute(request: Request) -> dict[str, Any]:
             ("resamples", request.resamples), ("seed", request.seed), ("min_label_facts", request.min_label_facts)
         ):  # fmt: skip
             con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
-        run_steps(con, LEADERBOARD_STEPS[1:])
+        try:
+            run_steps(con, LEADERBOARD_STEPS[1:])
+        except duckdb.Error as exc:  # e.g. out of memory for very many resamples
+            raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
         return _document(con, request, pair)
     finally:
         con.close()

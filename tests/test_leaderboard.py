@@ -245,6 +245,7 @@ def test_min_label_facts_picks_the_labels(leaderboard_runs: dict[str, Any]) -> N
         ("empty", (), "no run is recorded in this database"),
         ("runs", ("--resamples", "0"), "need at least one resample"),
         ("runs", ("--min-label-facts", "0"), "need at least 1"),
+        ("runs", ("--seed", str(2**64)), "must fit in 64 bits"),
     ],
 )
 def test_unusable_input_exits_2_with_one_line(
