@@ -26,11 +26,12 @@ NAME ?= candidate
 CANDIDATE ?=
 CANDIDATE_DIR ?=
 RUN_ARGS ?=
+CHROMIUM := /usr/bin/chromium
 FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
 
-.PHONY: install build verify grade baseline run runs shell s8f test bench clean
+.PHONY: install browser build verify grade baseline run runs shell s8f leaderboard test bench clean
 
-install: $(VENV)/.installed
+install: $(VENV)/.installed browser
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("s8f-duck needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -38,6 +39,20 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
+
+# The leaderboard page's browser test drives Debian's Chromium through Playwright (never
+# Playwright's own browser download). Installed here when missing and run as root;
+# otherwise this says what to install, and the test is skipped with that reason.
+browser:
+	@if [ -x $(CHROMIUM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing Debian's chromium (for the leaderboard page's browser test)"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; } \
+	    || echo "warning: apt-get install chromium failed; the browser test will be skipped"; \
+	else \
+	  echo "note: the leaderboard page's browser test needs Debian's chromium at $(CHROMIUM) and is skipped"; \
+	  echo "      without it; install it with: sudo apt-get update && sudo apt-get install -y chromium"; \
+	fi
 
 build: install
 	mkdir -p $(OUT)
@@ -70,6 +85,10 @@ runs: install
 
 shell: $(OUT)/public.json
 	$(BIN)/s8f-duck sql --db $(OUT)/corpus.duckdb
+
+# The leaderboard page of the runs recorded by `s8f-duck run --runs $(RUNS)`.
+leaderboard: install
+	$(BIN)/s8f-duck leaderboard --runs $(RUNS) --html $(OUT)/leaderboard.html
 
 # Reproduce the published S8f artifacts from ../shared/s8f and check their digests.
 s8f:

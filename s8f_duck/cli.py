@@ -450,6 +450,58 @@ def submit(
         raise typer.Exit(1)
 
 
+@app.command()
+def leaderboard(
+    runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
+    html: Annotated[
+        Path | None, typer.Option(help="Write the page here: one self-contained HTML file that links each run's files.")
+    ] = None,
+    format: Annotated[
+        ListFormat | None,
+        typer.Option("--format", help="What to print: table (the default without --html), json or csv."),
+    ] = None,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option(help="RUN_A RUN_B (ids, or names of one run each): the paired bootstrap difference of F1 per "
+                          "slice and label; both must be graded on the same corpus and split."),
+    ] = None,  # fmt: skip
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the graded records.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the resamples: the same seed gives the same intervals.")] = 0,
+    min_label_facts: Annotated[
+        int, typer.Option(help="Score each label with at least this many gold records among the graded ones.")
+    ] = 5,
+) -> None:
+    """Compare the recorded runs: per run its outcome, grade and cost; per slice (state,
+    labels, references, duplicate targets, contradiction cues, all facts) and per frequent
+    label precision, recall and F1 with 95% bootstrap intervals over the graded records;
+    each aggregate exact or not. Exit 0, or 2 when the database or a --compare run cannot
+    be used."""
+    from . import leaderboard as board
+    from . import leaderboard_page, leaderboard_text
+    from .artifacts import Outputs, write_text
+
+    def go() -> dict[str, object]:
+        request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None)
+        document = board.compute(request)
+        if html is not None:
+            outputs = Outputs()
+            try:
+                write_text(outputs.temp_for(html), leaderboard_page.render(document, html))
+                outputs.commit()
+            finally:
+                outputs.discard()
+        return document
+
+    document = _run("leaderboard", go)
+    chosen = format or (None if html is not None else ListFormat.table)
+    if chosen is None:
+        graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
+        print(f"wrote {html}: {len(document['runs'])} runs, {graded} graded ({resamples} resamples, seed {seed})")
+    else:
+        render = {"table": leaderboard_text.to_table, "json": leaderboard_text.to_json, "csv": leaderboard_text.to_csv}
+        print(render[chosen.value](document).rstrip("\n"))
+
+
 def main() -> None:
     app()
 

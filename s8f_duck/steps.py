@@ -111,6 +111,28 @@ RUN_RECORD_STEPS: tuple[str, ...] = (
 SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
 
+# leaderboard: the runs database attached read-only as `runs`, and the variables
+# leaderboard_resamples, leaderboard_seed, leaderboard_min_label_facts (and, for a
+# comparison, leaderboard_run_a / leaderboard_run_b) -> per run and score (slice, all
+# facts, frequent label) precision, recall, F1 and bootstrap intervals, the ranked
+# leaderboard, the paired differences. The first step alone comes before the comparison
+# is checked.
+LEADERBOARD_STEPS: tuple[str, ...] = (
+    "leaderboard/leaderboard_runs",
+    "leaderboard/graded_records",
+    "leaderboard/frequent_labels",
+    "leaderboard/leaderboard_scores",
+    "leaderboard/resample_weights",
+    "leaderboard/gold_counts",
+    "leaderboard/error_counts",
+    "leaderboard/resampled_gold",
+    "leaderboard/resampled_errors",
+    "leaderboard/resample_scores",
+    "leaderboard/score_intervals",
+    "leaderboard/leaderboard",
+    "leaderboard/paired_differences",
+)
+
 
 MEMORY_LIMIT_ENV = "S8F_DUCK_MEMORY_LIMIT"
 DEFAULT_MEMORY_LIMIT = "3GB"

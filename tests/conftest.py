@@ -95,3 +95,64 @@ def answer(artifacts: dict[str, Any], number: int) -> dict[str, Any]:
 def record(artifacts: dict[str, Any], number: int) -> dict[str, Any]:
     """The public-corpus record of one issue."""
     return next(r for r in artifacts["public"]["records"] if r["number"] == number)
+
+
+# A run name that would inject markup if the leaderboard page did not escape it.
+HOSTILE_NAME = "sleepy </script><img src=x onerror=alert(1)>"
+FLIPPED_LABEL = "bug"
+
+
+@pytest.fixture(scope="session")
+def leaderboard_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """A runs database of known S8f runs through the real `s8f-duck run`: the SQL
+    baseline's submission; one with ten test records missing; one with every reference
+    dropped; one with FLIPPED_LABEL's facts flipped on every record; a timed-out run
+    (named HOSTILE_NAME); and the baseline graded on the tune split. Keys: db, dir,
+    submissions (name -> path), names (the run names in the order they ran)."""
+    if not S8F_PUBLIC.is_file():
+        pytest.skip(f"the real S8f corpus is not at {S8F} (../shared is absent)")
+    from s8f_duck import sandbox
+
+    try:
+        sandbox.check_available()
+    except sandbox.SandboxUnavailable as exc:
+        pytest.skip(f"no sandbox for `s8f-duck run` here: {exc}")
+    root = tmp_path_factory.mktemp("leaderboard")
+    base = root / "baseline.json"
+    done = run_cli("baseline", "--public", S8F_PUBLIC, "--output", base)
+    assert done.returncode == 0, done.stderr
+    document = json.loads(base.read_bytes())
+    test_ids = [a["id"] for a in json.loads(S8F_ANSWERS.read_bytes())["answers"] if a["split"] == "test"]
+    missing = set(test_ids[:10])
+
+    def variant(change: Any) -> dict[str, Any]:
+        copy = json.loads(json.dumps(document))
+        copy["answers"] = [a for a in (change(a) for a in copy["answers"]) if a is not None]
+        return copy
+
+    submissions = {
+        "sql-baseline": document,
+        "missing-ten": variant(lambda a: None if a["id"] in missing else a),
+        "no-references": variant(lambda a: {**a, "references": []}),
+        f"{FLIPPED_LABEL}-flipped": variant(lambda a: {**a, "labels": sorted(set(a["labels"]) ^ {FLIPPED_LABEL})}),
+    }
+    db = root / "runs.duckdb"
+    paths = {}
+    for name, submission in submissions.items():
+        candidate = root / "candidates" / name
+        candidate.mkdir(parents=True)
+        paths[name] = write_json(candidate / "sub.json", submission)
+    common = ("run", "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--runs", db, "-q")
+    copy = ("--", "/bin/cp", "/candidate/sub.json", "/out/submission.json")
+    for name in submissions:
+        done = run_cli(*common, "--name", name, "--candidate-dir", paths[name].parent, *copy)
+        assert done.returncode == 0 or f"({name}): graded;" in done.stdout, done.stdout + done.stderr
+    done = run_cli(*common, "--name", HOSTILE_NAME, "--time-limit", "1", "--", "/bin/sleep", "30")
+    assert done.returncode == 1 and "timeout" in done.stdout, done.stdout + done.stderr
+    done = run_cli(*common, "--name", "sql-baseline-tune", "--split", "tune", "--candidate-dir",
+                   paths["sql-baseline"].parent, *copy)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    return {
+        "db": db, "dir": root, "submissions": paths,
+        "names": [*submissions, HOSTILE_NAME, "sql-baseline-tune"],
+    }  # fmt: skip

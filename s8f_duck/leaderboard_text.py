@@ -1,0 +1,187 @@
+"""The leaderboard for people without a browser (an aligned table) and for scripts (JSON,
+CSV): the same numbers as the page, from leaderboard.compute's document."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from collections.abc import Sequence
+from typing import Any
+
+SLICES = ("state", "labels", "references", "duplicate_targets", "scope_contradictions", "all")
+RUN_NUMBERS = (
+    "rank", "quality_pass", "graded_records", "exact_records", "false_positive_facts", "false_negative_facts",
+    "aggregate_errors", "citation_errors", "wall_seconds", "cpu_seconds", "peak_memory_bytes", "requests",
+    "prompt_tokens", "completion_tokens", "total_tokens",
+)  # fmt: skip
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def to_json(board: dict[str, Any]) -> str:
+    return json.dumps(board, indent=2, ensure_ascii=False)
+
+
+def _value(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def to_csv(board: dict[str, Any]) -> str:
+    """One row per run and number. Scopes: run (its grade and cost), slice, label,
+    aggregate, and with --compare difference (F1 of the first run less the second's)."""
+    buffer = io.StringIO()
+    out = csv.writer(buffer, lineterminator="\n")
+    out.writerow(["run_id", "name", "split", "outcome", "scope", "key", "metric", "value", "low", "high"])
+    runs = {run["run_id"]: run for run in board["runs"]}
+
+    def put(run: dict[str, Any], scope: str, key: str, metric: str, *values: Any) -> None:
+        cells = [_value(v) for v in values] + [""] * (3 - len(values))
+        out.writerow([run["run_id"], run["name"], run["split"], run["outcome"], scope, key, metric, *cells])
+
+    for run in board["runs"]:
+        for metric in RUN_NUMBERS:
+            put(run, "run", "", metric, run[metric])
+    for s in board["scores"]:
+        run = runs[s["run_id"]]
+        for metric in ("gold_facts", "submitted_facts", "true_positives", "false_positives", "false_negatives"):
+            put(run, s["scope"], s["key"], metric, s[metric])
+        for metric in ("precision", "recall", "f1"):
+            put(run, s["scope"], s["key"], metric, s[metric], s[f"{metric}_low"], s[f"{metric}_high"])
+    for a in board["aggregates"]:
+        put(runs[a["run_id"]], "aggregate", a["aggregate"], "exact", a["exact"])
+        put(runs[a["run_id"]], "aggregate", a["aggregate"], "differences", a["differences"])
+    if c := board["comparison"]:
+        pair = {**runs[c["run_a"]], "name": f"{c['name_a']} - {c['name_b']}"}
+        for d in c["differences"]:
+            put(pair, "difference", f"{d['scope']}:{d['key']}", "f1_difference", d["difference"], d["low"], d["high"])
+    return buffer.getvalue()
+
+
+def _plain(text: Any) -> str:
+    """A cell for the terminal: control characters (a newline in a run name) escaped."""
+    return _CONTROL.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), "" if text is None else str(text))
+
+
+def _grid(header: Sequence[str], body: Sequence[Sequence[Any]], right: Sequence[bool]) -> str:
+    """An aligned table; columns marked in `right` are right-aligned (numbers)."""
+    cells = [list(header)] + [[_plain(v) for v in row] for row in body]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    right = [*right, *[False] * (len(header) - len(right))]
+    lines = ["  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(row, widths, right)) for row in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _score(value: float | None, low: float | None = None, high: float | None = None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]" if low is not None and high is not None else f"{value:.3f}"
+
+
+def _signed(value: float | None, low: float | None, high: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:+.3f} [{low:+.3f}, {high:+.3f}]" if low is not None and high is not None else f"{value:+.3f}"
+
+
+def verdict(difference: dict[str, Any]) -> str:
+    if not difference["excludes_zero"]:
+        return "no clear difference" if difference["difference"] is not None else "undefined"
+    return "A better" if difference["difference"] > 0 else "B better"
+
+
+def _runs_section(board: dict[str, Any]) -> str:
+    header = ["rank", "name", "started", "split", "outcome", "pass", "exact", "FP", "FN", "agg err", "cit err",
+              "F1 all facts", "wall s", "CPU s", "peak MiB", "requests", "tokens"]  # fmt: skip
+    body = [
+        [r["rank"], r["name"], r["started_at"], r["split"], r["outcome"],
+         {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
+         "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
+         r["false_positive_facts"], r["false_negative_facts"], r["aggregate_errors"], r["citation_errors"],
+         _score(r["all_f1"], r["all_f1_low"], r["all_f1_high"]), f"{r['wall_seconds']:.2f}", f"{r['cpu_seconds']:.2f}",
+         "" if r["peak_memory_bytes"] is None else f"{r['peak_memory_bytes'] / 2**20:.0f}", r["requests"],
+         r["total_tokens"]]
+        for r in board["runs"]
+    ]  # fmt: skip
+    return _grid(header, body, [i == 0 or 6 <= i <= 10 or i >= 12 for i in range(len(header))])
+
+
+def _slices_section(board: dict[str, Any]) -> str:
+    runs = {r["run_id"]: r for r in board["runs"]}
+    several = len(board["groups"]) > 1
+    picked = sorted((s for s in board["scores"] if s["scope"] == "slice"), key=lambda s: SLICES.index(s["key"]))
+    body = [
+        [s["key"], runs[s["run_id"]]["name"] + (f" ({runs[s['run_id']]['split']})" if several else ""),
+         s["gold_facts"], s["submitted_facts"], _score(s["precision"], s["precision_low"], s["precision_high"]),
+         _score(s["recall"], s["recall_low"], s["recall_high"]), _score(s["f1"], s["f1_low"], s["f1_high"])]
+        for s in picked  # the runs of each slice in rank order: the sort is stable
+    ]  # fmt: skip
+    header = ["slice", "run", "gold", "submitted", "precision", "recall", "F1"]
+    return "Slices: precision, recall and F1 [95% interval]\n" + _grid(header, body, [False, False, True, True])
+
+
+def _label_sections(board: dict[str, Any]) -> list[str]:
+    cells = {(s["run_id"], s["key"]): s for s in board["scores"] if s["scope"] == "label"}
+    sections = []
+    for group in board["groups"]:
+        members = [r for r in board["runs"] if r["group_id"] == group["group_id"] and r["graded_records"] is not None]
+        if not group["labels"] or not members:
+            continue
+        where = f" ({group['split']} split of corpus {group['public_sha256'][:12]})" if len(board["groups"]) > 1 else ""
+        body = [
+            [label["label"], label["gold_records"],
+             *(_score(c["f1"], c["f1_low"], c["f1_high"]) if (c := cells.get((r["run_id"], label["label"]))) else "-"
+               for r in members)]
+            for label in group["labels"]
+        ]  # fmt: skip
+        sections.append(
+            f"Labels with at least {board['min_label_facts']} gold records{where}: F1 [95% interval] of each run "
+            "by rank (precision and recall per label: --format json or csv)\n"
+            + _grid(["label", "gold", *(f"#{r['rank']}" for r in members)], body, [False, True])
+        )
+    return sections
+
+
+def _aggregates_section(board: dict[str, Any]) -> str:
+    names = {r["run_id"]: r["name"] for r in board["runs"]}
+    order = list(dict.fromkeys(a["aggregate"] for a in board["aggregates"]))
+    by_run: dict[str, dict[str, str]] = {}
+    for a in board["aggregates"]:
+        by_run.setdefault(a["run_id"], {})[a["aggregate"]] = "exact" if a["exact"] else f"{a['differences']} differ"
+    body = [[names[run_id], *(cells.get(k, "-") for k in order)] for run_id, cells in by_run.items()]
+    return "Aggregates (corpus-wide, graded on the test split)\n" + _grid(["run", *order], body, [])
+
+
+def _comparison_section(c: dict[str, Any]) -> str:
+    body = [
+        [d["key"] if d["scope"] == "slice" else f"label {d['key']}", _score(d["f1_a"]), _score(d["f1_b"]),
+         _signed(d["difference"], d["low"], d["high"]), verdict(d)]
+        for d in c["differences"]
+    ]  # fmt: skip
+    return (
+        f"Paired comparison: F1 of A = {c['name_a']} ({c['run_a']}) less F1 of B = {c['name_b']} ({c['run_b']}), "
+        "on the same resampled records for both\n"
+        + _grid(["score", "F1 A", "F1 B", "difference [95% interval]", "verdict"], body, [False, True, True])
+    )
+
+
+def to_table(board: dict[str, Any]) -> str:
+    """The runs, then each slice, the frequent labels, the aggregates and the comparison."""
+    title = (
+        f"Leaderboard of {len(board['runs'])} runs in {board['runs_database']}: precision, recall and F1 with 95% "
+        f"bootstrap intervals over the graded records ({board['resamples']} resamples, seed {board['seed']})"
+    )
+    sections = [title, _runs_section(board)]
+    if board["scores"]:
+        sections.append(_slices_section(board))
+    sections += _label_sections(board)
+    if board["aggregates"]:
+        sections.append(_aggregates_section(board))
+    if board["comparison"]:
+        sections.append(_comparison_section(board["comparison"]))
+    return "\n\n".join(sections)
