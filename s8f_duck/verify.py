@@ -119,8 +119,10 @@ def verify(
     raw_path: Path | None = None,
     redactions_path: Path = DEFAULT_REDACTIONS,
     progress: Progress | None = None,
+    input_format: str = "auto",
 ) -> list[str]:
-    """Every check; returns the problems found (empty when the triple verifies)."""
+    """Every check; returns the problems found (empty when the triple verifies).
+    input_format: the raw dump's form (input_forms.py)."""
     progress = progress or Progress("verify", enabled=False)
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
@@ -177,7 +179,7 @@ def verify(
             progress.step("re-freeze the raw dump")
             fresh = {name: Path(tmp) / f"raw-{name}.json" for name in NAMES}
             freeze(raw_path, fresh["public"], fresh["answers"], fresh["report"], str(header["source"]),
-                   redactions_path=redactions_path, min_records=0)  # fmt: skip
+                   redactions_path=redactions_path, min_records=0, input_format=input_format)  # fmt: skip
             for name in NAMES:
                 if not same_bytes(given[name], fresh[name]):
                     found = differences(read_json_file(given[name]), read_json_file(fresh[name]), name)
