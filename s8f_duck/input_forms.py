@@ -76,7 +76,7 @@ class Dump:
     plain: Path  # its JSON bytes: the file itself, or the decompressed copy of a gzip file
     form: str  # "gh" or "rest"
     container: str  # "array", "pages" or "lines"
-    detected: bool  # whether the form was told from the content (else gh, as always read)
+    certain: bool  # whether the form was given or told from the content (else gh, as dumps always were)
     issue_bytes: int | None  # about how large the issues are in gh's form (the work database's size)
     first_key: bytes | None = None  # the JSON-encoded key the first record begins with (where to cut arrays)
 
@@ -167,7 +167,7 @@ def _form_of(record: Any) -> str | None:
 def _detect(path: Path, plain: Path, input_format: str) -> Dump:
     size = plain.stat().st_size
     if input_format == "gh":
-        return Dump(path, plain, "gh", "array", False, size)
+        return Dump(path, plain, "gh", "array", True, size)
     window = SAMPLE_BYTES
     while True:  # a first record longer than the sample: a longer one
         with open(plain, "rb") as f:
@@ -190,7 +190,7 @@ def _detect(path: Path, plain: Path, input_format: str) -> Dump:
         if container == "array" and sample.container is None and len(head) < size:
             container = "pages" if _second_page_follows(plain, indented=b"\n" in head) else "array"
         first_key = json.dumps(next(iter(first)), ensure_ascii=False).encode() if isinstance(first, dict) and first else None
-        return Dump(path, plain, "rest", container, input_format == "auto", _issue_bytes(sample, size), first_key)
+        return Dump(path, plain, "rest", container, True, _issue_bytes(sample, size), first_key)
     if isinstance(first, dict) and forms[0] is None:
         raise UnusableInput(f"{path}: {EXPECTED}; record 0 is an object with neither form's keys "
                             f"({', '.join(GH_KEYS)}; {', '.join(REST_KEYS)})")  # fmt: skip
@@ -220,9 +220,9 @@ def _second_page_follows(path: Path, *, indented: bool) -> bool:
 def _issue_bytes(sample: _Sample, size: int) -> int:
     """About how large the dump's issues are in gh's form: the sampled issues' share of
     the sample, of the whole file (REST objects carry much else, and pull requests)."""
-    issues = [r for r in sample.records if isinstance(r, dict) and not _is_pull_request(r)]
     if not sample.chars or not sample.records:
         return size
+    issues = [r for r in sample.records if isinstance(r, dict) and not _is_pull_request(r)]
     gh_chars = sum(
         len(json.dumps([r.get(k) for k in ("number", "title", "body", "state", "labels", "created_at", "updated_at",
                                            "closed_at", "html_url")], ensure_ascii=False))  # fmt: skip
@@ -247,7 +247,7 @@ def load(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> int:
         return _load_rest(con, dump, min_records)
     except UnusableInput as exc:
         message = str(exc).replace(str(dump.plain), str(dump.path))
-        if not dump.detected and dump.form == "gh" and dump.plain.is_file():
+        if not dump.certain and dump.plain.is_file():
             message += f" ({EXPECTED})"
         if message == str(exc):
             raise

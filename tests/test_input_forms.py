@@ -232,6 +232,7 @@ REST_BAD = {
     "repeated number": (bad_rest("number", 1), "record 6 (number 1): number 1 repeats record 0"),
     "label name a number": (bad_rest("labels", [{"name": 7}]), "record 6 (number 4): labels[0]: field 'name' must be a string"),
     "not an object": (bad_rest("number", 4)[:6] + [7] + bad_rest("number", 4)[7:], "record 6: expected an object, got number"),
+    "null": (bad_rest("number", 4)[:6] + [None] + bad_rest("number", 4)[7:], "record 6: expected an object, got null"),
     "too few issues": (rest_objects([issue(n) for n in range(1, 50)]), "49 records, fewer than the minimum of 50"),
 }  # fmt: skip
 
