@@ -1,7 +1,10 @@
 -- pages/rest_objects.sql for the first reading of a dump in pages, on every core and
 -- without record positions: the pages cut into parts between two pages (the loader,
 -- s8f_duck/input_forms.py), each part read as pages. The title and body are read as
--- strings beside their text_kind, as in parts/rest_objects.sql.
+-- strings beside their text_kind, as in parts/rest_objects.sql. A page holds at most 100
+-- objects: 32 MB allows for long bodies in all of them (a larger page is refused, and read
+-- by pages/rest_objects.sql, which allows 256 MB), and keeps DuckDB's buffers smaller
+-- (see parts/rest_objects.sql).
 CREATE OR REPLACE VIEW rest_objects AS
 SELECT
     NULL::BIGINT AS record, CASE WHEN o IS NULL THEN 'NULL' ELSE 'OBJECT' END AS kind, o.number,
@@ -19,6 +22,6 @@ FROM (
                 number JSON, title VARCHAR, body VARCHAR, state JSON, html_url JSON, labels STRUCT(name JSON)[],
                 created_at JSON, updated_at JSON, closed_at JSON, pull_request STRUCT(html_url JSON))[]'
         },
-        maximum_object_size = 268435456
+        maximum_object_size = 33554432
     )
 );
