@@ -87,20 +87,22 @@ def freeze(
     redactions = load_redactions(redactions_path)
     dropped: list[int] = []
 
-    with input_forms.opened(raw_path, input_format) as dump:
+    try:
+        with input_forms.opened(raw_path, input_format) as dump:
 
-        def load(con: duckdb.DuckDBPyConnection) -> str:
-            create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
-            dropped.append(input_forms.load(con, dump, min_records))
-            return source
+            def load(con: duckdb.DuckDBPyConnection) -> str:
+                create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
+                dropped.append(input_forms.load(con, dump, min_records))
+                return source
 
-        try:
             result = freeze_tables(
                 load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
                 progress=progress, input_bytes=dump.issue_bytes,
             )  # fmt: skip
-        except LeakCheckFailed as exc:
-            raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
+    except LeakCheckFailed as exc:
+        raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
+    finally:
+        wait_for_removals()  # a gzip dump's decompressed copy, removed once `opened` ends
     result.rest_container = dump.container if dump.form == "rest" else None
     result.pull_requests_dropped = dropped[0]
     return result

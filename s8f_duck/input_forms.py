@@ -90,15 +90,16 @@ def opened(path: Path, input_format: str = "auto") -> Iterator[Dump]:
     if not path.is_file():  # load_raw names it
         yield Dump(path, path, "gh", "array", False, None)
         return
+    with open(path, "rb") as f:
+        compressed = f.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    if not compressed:
+        yield _detect(path, path, input_format)
+        return
     with scratch_directory("s8f-duck-input-") as scratch:
-        plain = _decompressed(path, scratch)
-        yield _detect(path, plain, input_format)
+        yield _detect(path, _decompressed(path, scratch), input_format)
 
 
 def _decompressed(path: Path, scratch: Path) -> Path:
-    with open(path, "rb") as f:
-        if f.read(len(GZIP_MAGIC)) != GZIP_MAGIC:
-            return path
     target = scratch / path.name.removesuffix(".gz")
     try:
         with gzip.open(path, "rb") as source, open(target, "wb") as out:

@@ -370,3 +370,22 @@ def test_rest_dumps_are_read_on_several_cores_at_the_first_reading(
     assert raw_issues_of(raw)[1] == 60
     first = "raw/rest/pages/parts/rest_objects" if "pages" in layout else "raw/rest/parts/rest_objects"
     assert readings == [(first, 1 if layout == "lines" else 2, True)]
+
+
+def test_a_gzip_dumps_decompressed_copy_is_removed_when_freeze_returns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tempfile
+
+    from s8f_duck import freeze
+
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    raw = tmp_path / "issues.json.gz"
+    raw.write_bytes(gzip.compress(rest_text([issue(n) for n in range(1, 60)], "lines").encode()))
+    out = tmp_path / "out"
+    out.mkdir()
+    result = freeze.freeze(raw, out / "public.json", out / "answers.json", out / "report.json", "t")
+    assert (result.rest_container, result.pull_requests_dropped) == ("lines", 59)
+    assert {p.name[:15] for p in scratch.iterdir()} <= {"s8f-duck-spill-"}
