@@ -9,33 +9,27 @@ REST form into the same `raw_issues` as a `gh issue list --json` array.
 - any of these gzip-compressed (decompressed into a scratch file first).
 
 The form is told from the first records of the file (SAMPLE_BYTES of it); a dump holds
-one form. The REST objects are read as gh's are: on every core first, without record
-positions, and when that finds a problem or DuckDB refuses the bytes, again with
-positions to name the record, or else as Go decodes them.
+one form. rest_dumps.py reads the REST form.
 """
 
 from __future__ import annotations
 
 import gzip
 import json
-import re
 import shutil
 import zlib
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import duckdb
 
-from . import gojson, split
 from .errors import UnusableInput
-from .load import _fill, _has_rows, _threads, drop, load_raw
+from .load import load_raw
+from .rest_dumps import JSON_SPACE, load_rest, skip_space
 from .scratch import scratch_directory
-from .split import SEPARATOR_WINDOW, array_parts, copy_range
-from .steps import run_steps
 
 INPUT_FORMATS = ("auto", "gh", "rest")
 EXPECTED = (
@@ -46,27 +40,10 @@ EXPECTED = (
 FORM_NAMES = {"gh": "a `gh issue list --json` record", "rest": "a GitHub REST issue object"}
 GH_KEYS = ("createdAt", "updatedAt", "closedAt")
 REST_KEYS = ("html_url", "created_at", "updated_at", "closed_at", "pull_request")
-# What rest_objects reads of an object (the Go-decoded path keeps only these).
-REST_FIELDS = ("number", "title", "body", "state", "html_url", "labels", "created_at", "updated_at", "closed_at",
-               "pull_request")  # fmt: skip
-# raw_issues names gh's fields; of a REST object these are read in their place.
-REST_NAMES = {"url": "html_url", "createdAt": "created_at", "updatedAt": "updated_at", "closedAt": "closed_at"}
-
 SAMPLE_BYTES = 1 << 18  # the head of the file whose records tell the form
 PAGE_END_SEARCH = 64 << 20  # how far a first record or page too long for the sample is looked through
 COMPACT_PAGE_SEARCH = 16 << 20  # how much of a compact file is parsed to find where its first page ends
 GZIP_MAGIC = b"\x1f\x8b"
-JSON_SPACE = " \t\r\n"
-
-REST_STEPS = (
-    "raw/rest/parts/rest_objects",
-    "raw/rest/pages/parts/rest_objects",
-    "raw/rest/rest_objects",
-    "raw/rest/pages/rest_objects",
-    "raw/rest/decoded/rest_objects",
-    "raw/rest/raw_fields",
-)
-
 
 @dataclass
 class Dump:
@@ -116,17 +93,11 @@ class _Sample:
     chars: int  # how many characters of the file they span
 
 
-def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in JSON_SPACE:
-        pos += 1
-    return pos
-
-
 def _sample(text: str, whole: bool) -> _Sample:
     """The first records of text (the file's head, or all of it when whole)."""
     decoder = json.JSONDecoder()
     records: list[Any] = []
-    start = pos = _skip(text, 0)
+    start = pos = skip_space(text, 0)
     if pos == len(text) or text[pos] not in "[{":
         return _Sample(None, [], 0)
     if text[pos] == "{":  # objects one after another: JSON Lines
@@ -136,25 +107,26 @@ def _sample(text: str, whole: bool) -> _Sample:
             except ValueError:
                 break
             records.append(value)
-            pos = _skip(text, pos)
+            pos = skip_space(text, pos)
         return _Sample("lines", records, pos - start)
-    pos = _skip(text, pos + 1)
+    pos = skip_space(text, pos + 1)
     while pos < len(text) and text[pos] != "]":
         try:
             value, end = decoder.raw_decode(text, pos)
         except ValueError:
             return _Sample(None, records, pos - start)
         records.append(value)
-        pos = _skip(text, end)
+        pos = skip_space(text, end)
         if pos < len(text) and text[pos] == ",":
-            pos = _skip(text, pos + 1)
+            pos = skip_space(text, pos + 1)
         elif pos >= len(text) or text[pos] != "]":
             return _Sample(None, records, pos - start)
     if pos >= len(text):
         return _Sample(None, records, pos - start)
-    after = _skip(text, pos + 1)
-    container = "pages" if after < len(text) and text[after] == "[" else "array" if after == len(text) and whole else None
-    return _Sample(container, records, pos + 1 - start)
+    after = skip_space(text, pos + 1)
+    if after < len(text) and text[after] == "[":
+        return _Sample("pages", records, pos + 1 - start)
+    return _Sample("array" if after == len(text) and whole else None, records, pos + 1 - start)
 
 
 def _form_of(record: Any) -> str | None:
@@ -169,15 +141,37 @@ def _detect(path: Path, plain: Path, input_format: str) -> Dump:
     size = plain.stat().st_size
     if input_format == "gh":
         return Dump(path, plain, "gh", "array", True, size)
+    head, sample = _head(plain, size)
+    forms = _forms(path, sample.records)
+    if input_format == "rest" or forms[:1] == ["rest"]:
+        return _rest_dump(path, plain, head, sample, size)
+    first = sample.records[0] if sample.records else None
+    if isinstance(first, dict) and forms[0] is None:
+        raise UnusableInput(f"{path}: {EXPECTED}; record 0 is an object with neither form's keys "
+                            f"({', '.join(GH_KEYS)}; {', '.join(REST_KEYS)})")  # fmt: skip
+    if forms[:1] == ["gh"] and sample.container in ("pages", "lines"):
+        container = "pages of arrays" if sample.container == "pages" else "JSON Lines"
+        raise UnusableInput(f"{path}: `gh issue list --json` records must be one JSON array, "
+                            f"not {container} ({EXPECTED})")  # fmt: skip
+    return Dump(path, plain, "gh", "array", forms[:1] == ["gh"], size)
+
+
+def _head(plain: Path, size: int) -> tuple[bytes, _Sample]:
+    """The file's first SAMPLE_BYTES and their records (more, up to PAGE_END_SEARCH, when
+    the first record is longer)."""
     window = SAMPLE_BYTES
-    while True:  # a first record longer than the sample: a longer one
+    while True:
         with open(plain, "rb") as f:
             head = f.read(window)
         sample = _sample(head.decode("utf-8", errors="replace"), whole=len(head) == size)
         if sample.records or len(head) == size or window >= PAGE_END_SEARCH:
-            break
-        window *= 8
-    forms = [_form_of(r) for r in sample.records]
+            return head, sample
+        window = min(8 * window, PAGE_END_SEARCH)
+
+
+def _forms(path: Path, records: list[Any]) -> list[str | None]:
+    """Each record's form (_form_of); UnusableInput when they mix forms."""
+    forms = [_form_of(r) for r in records]
     for i, form in enumerate(forms):
         if form == "both":
             raise UnusableInput(f"{path}: record {i} has the keys of both forms ({GH_KEYS[0]} and {REST_KEYS[1]}): "
@@ -185,20 +179,18 @@ def _detect(path: Path, plain: Path, input_format: str) -> Dump:
         if form is not None and forms[0] is not None and form != forms[0]:
             raise UnusableInput(f"{path}: record {i} is {FORM_NAMES[form]} but record 0 is {FORM_NAMES[forms[0]]}: "
                                 f"a dump holds one form ({EXPECTED})")  # fmt: skip
+    return forms
+
+
+def _rest_dump(path: Path, plain: Path, head: bytes, sample: _Sample, size: int) -> Dump:
+    container = sample.container or ("lines" if head.lstrip(JSON_SPACE.encode())[:1] == b"{" else "array")
+    if container == "array" and sample.container is None and len(head) < size:
+        container = "pages" if _second_page_follows(plain, indented=b"\n" in head) else "array"
     first = sample.records[0] if sample.records else None
-    if input_format == "rest" or forms[:1] == ["rest"]:
-        container = sample.container or ("array" if head.lstrip(JSON_SPACE.encode())[:1] != b"{" else "lines")
-        if container == "array" and sample.container is None and len(head) < size:
-            container = "pages" if _second_page_follows(plain, indented=b"\n" in head) else "array"
-        first_key = json.dumps(next(iter(first)), ensure_ascii=False).encode() if isinstance(first, dict) and first else None
-        return Dump(path, plain, "rest", container, True, _issue_bytes(sample, size), first_key)
-    if isinstance(first, dict) and forms[0] is None:
-        raise UnusableInput(f"{path}: {EXPECTED}; record 0 is an object with neither form's keys "
-                            f"({', '.join(GH_KEYS)}; {', '.join(REST_KEYS)})")  # fmt: skip
-    if forms[:1] == ["gh"] and sample.container in ("pages", "lines"):
-        raise UnusableInput(f"{path}: `gh issue list --json` records must be one JSON array, not "
-                            f"{'pages of arrays' if sample.container == 'pages' else 'JSON Lines'} ({EXPECTED})")  # fmt: skip
-    return Dump(path, plain, "gh", "array", forms[:1] == ["gh"], size)
+    first_key = None
+    if isinstance(first, dict) and first:
+        first_key = json.dumps(next(iter(first)), ensure_ascii=False).encode()
+    return Dump(path, plain, "rest", container, True, _issue_bytes(sample, size), first_key)
 
 
 def _second_page_follows(path: Path, *, indented: bool) -> bool:
@@ -208,7 +200,8 @@ def _second_page_follows(path: Path, *, indented: bool) -> bool:
     first array is parsed, up to COMPACT_PAGE_SEARCH (a longer one is taken for the array)."""
     with open(path, "rb") as f:
         if not indented:
-            return _sample(f.read(COMPACT_PAGE_SEARCH).decode("utf-8", errors="replace"), whole=False).container == "pages"
+            text = f.read(COMPACT_PAGE_SEARCH).decode("utf-8", errors="replace")
+            return _sample(text, whole=False).container == "pages"
         block = f.read(PAGE_END_SEARCH)
     at = block.find(b"\n]")
     while at >= 0:
@@ -245,7 +238,7 @@ def load(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> int:
         if dump.form == "gh":
             load_raw(con, dump.plain, min_records)
             return 0
-        return _load_rest(con, dump, min_records)
+        return load_rest(con, dump, min_records)
     except UnusableInput as exc:
         message = str(exc).replace(str(dump.plain), str(dump.path))
         if not dump.certain and dump.plain.is_file():
@@ -255,121 +248,3 @@ def load(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> int:
         raise UnusableInput(message) from None
 
 
-def _load_rest(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> int:
-    run_steps(con, ["macros"])
-    con.execute("SET VARIABLE min_records = ?", [min_records])
-    pages = dump.container == "pages"
-    with scratch_directory("s8f-duck-raw-") as scratch:
-        threads = _threads(con)
-        if pages:
-            parts, json_format = _page_parts(dump.plain, scratch, threads), "unstructured"
-        elif dump.container == "lines":  # DuckDB reads JSON Lines on every core itself
-            parts, json_format = [dump.plain], "newline_delimited"
-        else:
-            size = dump.plain.stat().st_size
-            parts, json_format = array_parts(dump.plain, 0, size, scratch, threads, dump.first_key), "array"
-        first = REST_STEPS[1] if pages else REST_STEPS[0]
-        read = _read_rest(con, parts, first, json_format) and not _has_rows(con, "raw_problems")
-    if not read:  # again with record positions, whole (objects spanning lines are JSON Lines to Go)
-        numbered = REST_STEPS[3] if pages else REST_STEPS[2]
-        if not _read_rest(con, [dump.plain], numbered, "array" if dump.container == "array" else "unstructured"):
-            _fill(con, "raw_values", list(enumerate(_decoded_records(dump))))
-            run_steps(con, [REST_STEPS[4], REST_STEPS[5], "raw/raw_issues", "raw/raw_problems"])
-        problem = con.execute("SELECT problem FROM raw_problems LIMIT 1").fetchall()
-        if problem:
-            rest_names = re.sub(r"field '(\w+)'", lambda m: f"field '{REST_NAMES.get(m[1], m[1])}'", problem[0][0])
-            raise UnusableInput(f"{dump.path}: {rest_names}")
-    (dropped,) = con.execute(
-        "SELECT coalesce(last_value, 0) FROM duckdb_sequences() "
-        "WHERE sequence_name = 'pull_requests_dropped' AND schema_name = current_schema()"
-    ).fetchall()[0]
-    con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
-    con.execute("ALTER TABLE raw_issues DROP COLUMN record")
-    drop(con, "raw_problems", "raw_fields", "rest_objects", "raw_values")
-    con.execute("DROP SEQUENCE pull_requests_dropped")
-    return int(dropped)
-
-
-def _read_rest(con: duckdb.DuckDBPyConnection, paths: list[Path], read_step: str, json_format: str) -> bool:
-    """raw_issues and raw_problems through read_step; False when DuckDB refuses the bytes."""
-    con.execute("SET VARIABLE input_path = ?", [[str(p) for p in paths]])
-    con.execute("SET VARIABLE input_json_format = ?", [json_format])
-    try:
-        run_steps(con, [read_step, REST_STEPS[5], "raw/raw_issues"])
-    except duckdb.Error:
-        drop(con, "raw_issues", "raw_fields", "rest_objects")
-        return False
-    run_steps(con, ["raw/raw_problems"])
-    return True
-
-
-PAGE_BREAK = re.compile(rb"\][ \t\r\n]*\[")
-
-
-def _page_break_near(f: BinaryIO, position: int, end: int, search: int = SEPARATOR_WINDOW) -> int | None:
-    """The offset just past a ']' at or after position (within `search` bytes) that ends
-    one page before the next begins: one that starts a line (indented pages: a new line
-    is never inside a JSON string, and nested arrays close indented), or else one
-    between '}' and '{' (compact pages; a candidate only, as a string may hold it)."""
-    f.seek(position)
-    window = f.read(min(search, end - position))
-    compact = None
-    for match in PAGE_BREAK.finditer(window):
-        at = match.start()
-        if at > 0 and window[at - 1 : at] == b"\n":
-            return position + at + 1
-        before, after = window[:at].rstrip()[-1:], window[match.end() :].lstrip()[:1]
-        if compact is None and before == b"}" and after == b"{":
-            compact = position + at + 1
-    return compact
-
-
-def _page_parts(source: Path, scratch: Path, parts: int) -> list[Path]:
-    """Pages cut between two pages into up to `parts` files of consecutive pages, read on
-    several cores. Only a candidate split, as for split.array_parts: a cut inside a
-    string leaves a part whose string is not closed, which DuckDB refuses."""
-    size = source.stat().st_size
-    cuts: list[int] = []
-    if size >= 2 * split.PART_MIN_BYTES:
-        with open(source, "rb") as f:
-            for k in range(1, parts):
-                cut = _page_break_near(f, max(size * k // parts, cuts[-1] + 1 if cuts else 0), size)
-                if cut is not None:
-                    cuts.append(cut)
-    if not cuts:
-        return [source]
-    bounds = [0, *cuts, size]
-    files = [scratch / f"pages-{i}.json" for i in range(len(bounds) - 1)]
-    with ThreadPoolExecutor(len(files)) as pool:
-        list(pool.map(lambda i: copy_range(source, files[i], bounds[i], bounds[i + 1]), range(len(files))))
-    return files
-
-
-def _decoded_records(dump: Dump) -> list[Any]:
-    """The dump's records as Go decodes its values one after another (an array, pages or
-    JSON Lines), each object cut to what rest_objects reads."""
-    try:
-        text = dump.plain.read_bytes().decode("utf-8", errors="s8f_go_replace")  # gojson's replacement
-    except OSError as exc:
-        raise UnusableInput(f"{dump.path}: cannot read: {exc.strerror or exc}") from None
-    decoder = json.JSONDecoder()
-    values: list[Any] = []
-    pos = _skip(text, 0)
-    while pos < len(text):
-        try:
-            _, end = decoder.raw_decode(text, pos)
-        except ValueError as exc:
-            raise UnusableInput(f"{dump.path}: not JSON: {exc}") from None
-        try:  # each value again, as gojson decodes a file: its rules apply to it
-            values.append(gojson.loads(text[pos:end].encode()))
-        except gojson.JSONInputError as exc:
-            raise UnusableInput(f"{dump.path}: {exc}") from None
-        pos = _skip(text, end)
-    del text
-    arrays = [isinstance(v, list) for v in values]
-    if any(arrays) and not all(arrays):
-        i = arrays.index(not arrays[0])
-        raise UnusableInput(f"{dump.path}: value {i} is {gojson.type_name(values[i])} where value 0 is "
-                            f"{gojson.type_name(values[0])}: {EXPECTED}")  # fmt: skip
-    records = [r for page in values for r in page] if any(arrays) else values
-    return [{k: r[k] for k in REST_FIELDS if k in r} if isinstance(r, dict) else r for r in records]

@@ -28,7 +28,7 @@ from conftest import (
     run_cli,
 )  # fmt: skip
 
-from s8f_duck import input_forms, load, split, steps
+from s8f_duck import input_forms, load, rest_dumps, split, steps
 from s8f_duck.errors import UnusableInput
 
 
@@ -357,13 +357,13 @@ def test_rest_dumps_are_read_on_several_cores_at_the_first_reading(
     # parts are accepted and the dump is not read again.
     monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
     readings: list[tuple[str, int, bool]] = []
-    real = input_forms._read_rest
+    real = rest_dumps._read_rest
 
     def reading(con: Any, paths: list[Path], step: str, json_format: str) -> bool:
         readings.append((step, len(paths), ok := real(con, paths, step, json_format)))
         return ok
 
-    monkeypatch.setattr(input_forms, "_read_rest", reading)
+    monkeypatch.setattr(rest_dumps, "_read_rest", reading)
     issues = [issue(n, body=f"see #{n + 1}, code a[0][1] {{}}", labels=["x", "y", "z"]) for n in range(1, 61)]
     raw = tmp_path / "rest.json"
     raw.write_text(LAYOUTS[layout](issues))
