@@ -83,7 +83,8 @@ def scaled(raw: Path, records: int, work: Path) -> Path:
 
 
 def rest_form(raw: Path, work: Path) -> Path:
-    """A gh dump rewritten in GitHub's REST form, as pages with a pull request after each issue (made once)."""
+    """A gh dump rewritten in GitHub's REST form as `gh api --paginate` prints it: compact pages
+    of 100 objects, a pull request after each issue (made once)."""
     path = work / f"{raw.stem}-rest-pages.json"
     if not path.exists():
         subprocess.run([sys.executable, str(HERE / "rest_dump.py"), str(raw), str(path), "--form", "pages", "-q"],

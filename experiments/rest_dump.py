@@ -4,7 +4,7 @@
 Usage::
 
     python3 experiments/rest_dump.py RAW.json OUT [--form array|pages|lines] [--gzip]
-                                     [--per-page 100] [--compact] [-q]
+                                     [--per-page 100] [--indent] [-q]
 
 Each issue becomes the object ``GET /repos/OWNER/REPO/issues`` returns for it (snake_case
 keys, ``html_url`` beside an API ``url``, lower-case ``state``, label objects with ids and
@@ -16,10 +16,10 @@ API versions put on plain issues, and an empty body is written as ``null``, as t
 writes it. Freezing the output gives the bytes of freezing RAW.
 
 Forms: ``array`` (one JSON array), ``pages`` (arrays of ``--per-page`` objects one after
-another, as ``gh api --paginate`` prints them without ``--slurp``; indented like the
-API's responses unless ``--compact``), ``lines`` (JSON Lines: one compact object per
-line). ``--gzip`` compresses the output. Written to ``OUT.tmp``, renamed on success.
-Stdlib only.
+another, as ``gh api --paginate`` prints the API's compact responses without
+``--slurp``), ``lines`` (JSON Lines: one object per line). ``--indent`` indents arrays
+and pages by two spaces. ``--gzip`` compresses the output. Written to ``OUT.tmp``,
+renamed on success. Stdlib only.
 """
 
 from __future__ import annotations
@@ -96,26 +96,27 @@ def rest_objects(issues: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
 
 
 def write(objects: Iterator[dict[str, Any]], out: IO[str], form: str, per_page: int, compact: bool) -> int:
-    """Write the objects in the form; return how many."""
+    """Write the objects in the form (compact: without spaces, as the API sends them); return how many."""
+    options: dict[str, Any] = {"ensure_ascii": False}
+    options.update({"separators": (",", ":")} if compact or form == "lines" else {"indent": 2})
     count = 0
     if form == "lines":
         for obj in objects:
-            out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            out.write(json.dumps(obj, **options) + "\n")
             count += 1
         return count
-    indent = None if compact else 2
     page: list[dict[str, Any]] = []
     if form == "array":
         page = list(objects)
-        out.write(json.dumps(page, ensure_ascii=False, indent=indent) + "\n")
+        out.write(json.dumps(page, **options) + "\n")
         return len(page)
     for obj in objects:
         page.append(obj)
         if len(page) == per_page:
-            out.write(json.dumps(page, ensure_ascii=False, indent=indent))
+            out.write(json.dumps(page, **options))
             count, page = count + len(page), []
     if page or not count:
-        out.write(json.dumps(page, ensure_ascii=False, indent=indent))
+        out.write(json.dumps(page, **options))
     return count + len(page)
 
 
@@ -125,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("out", help="output path (written via OUT.tmp + rename)")
     ap.add_argument("--form", choices=("array", "pages", "lines"), default="pages")
     ap.add_argument("--per-page", type=int, default=100)
-    ap.add_argument("--compact", action="store_true", help="pages and arrays without indentation")
+    ap.add_argument("--indent", action="store_true", help="indent arrays and pages by two spaces")
     ap.add_argument("--gzip", action="store_true")
     ap.add_argument("-q", "--quiet", action="store_true")
     args = ap.parse_args(argv)
@@ -136,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         raw_out = gzip.open(tmp, "wt", encoding="utf-8", errors="surrogateescape", compresslevel=6) if args.gzip \
             else open(tmp, "w", encoding="utf-8", errors="surrogateescape", buffering=1 << 20)  # fmt: skip
         with raw_out as out:
-            count = write(rest_objects(issues), out, args.form, args.per_page, args.compact)
+            count = write(rest_objects(issues), out, args.form, args.per_page, compact=not args.indent)
         os.replace(tmp, args.out)
     except BaseException:
         if os.path.exists(tmp):
