@@ -67,8 +67,11 @@ def opened(path: Path, input_format: str = "auto") -> Iterator[Dump]:
     if not path.is_file():  # load_raw names it
         yield Dump(path, path, "gh", "array", False, None)
         return
-    with open(path, "rb") as f:
-        compressed = f.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    try:
+        with open(path, "rb") as f:
+            compressed = f.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
     if not compressed:
         yield _detect(path, path, input_format)
         return
