@@ -21,7 +21,8 @@ from .progress import Progress
 
 app = typer.Typer(
     help=(
-        "Freeze a `gh issue list --json` dump into a leak-controlled benchmark (public corpus, "
+        "Freeze a GitHub issue dump (`gh issue list --json`, or the REST API's issues) into a "
+        "leak-controlled benchmark (public corpus, "
         "answer bundle, report), verify it, grade submissions, run the exact SQL baseline, "
         "and explore the corpus with SQL.\n\n"
         "Exit status: 0 success, 1 a verdict against the input (verification failed, quality "
@@ -35,6 +36,12 @@ app = typer.Typer(
 )
 
 T = TypeVar("T")
+
+INPUT_FORMATS = ("auto", "gh", "rest")  # input_forms.INPUT_FORMATS, without importing DuckDB for --help
+INPUT_FORMAT_HELP = (
+    "The dump's form: auto (told from its content), gh (the `gh issue list --json` array) or rest "
+    "(GitHub's REST issue objects; pull requests are dropped)."
+)
 
 
 class Split(str, Enum):
@@ -62,11 +69,22 @@ def _run(command: str, action: Callable[[], T]) -> T:
         raise typer.Exit(1) from None
 
 
+def _check_input_format(command: str, value: str) -> None:
+    if value not in INPUT_FORMATS:
+        print(f"s8f-duck {command}: error: --input-format must be auto, gh or rest, not {value!r}", file=sys.stderr)
+        raise typer.Exit(2)
 
 
 @app.command()
 def freeze(
-    raw: Annotated[Path, typer.Argument(help="Raw JSON array printed by `gh issue list --json ...`.")],
+    raw: Annotated[
+        Path,
+        typer.Argument(
+            help="The issue dump: the JSON array `gh issue list --json ...` prints, or GitHub's REST issue objects "
+            "(`gh api --paginate 'repos/OWNER/REPO/issues?state=all&per_page=100'`) as an array, pages or JSON "
+            "Lines; either may be gzip-compressed."
+        ),
+    ],
     public: Annotated[Path, typer.Option(help="Where to write the public corpus (what candidates see).")],
     answers: Annotated[Path, typer.Option(help="Where to write the answer bundle (grader only).")],
     report: Annotated[Path, typer.Option(help="Where to write the report (counts, leak checks, oracle grade).")],
@@ -79,6 +97,7 @@ def freeze(
         Path | None, typer.Option(help="JSON array of RE2 patterns to redact, in order (default: the committed map).")
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
+    input_format: Annotated[str, typer.Option(help=INPUT_FORMAT_HELP)] = "auto",
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
 ) -> None:
     """Freeze RAW into the public corpus, answer bundle and report (byte-exact S8f layout).
@@ -89,6 +108,7 @@ def freeze(
     """
     from . import freeze as freezing
 
+    _check_input_format("freeze", input_format)
     result = _run(
         "freeze",
         lambda: freezing.freeze(
@@ -102,6 +122,7 @@ def freeze(
             redactions_path=redactions or freezing.DEFAULT_REDACTIONS,
             min_records=min_records,
             progress=Progress("freeze", enabled=False if quiet else None),
+            input_format=input_format,
         ),
     )
     if not quiet:
@@ -179,6 +200,7 @@ def verify(
                      help="Require the public corpus to have this published SHA-256 digest (the only anchor "
                           "for its source string)."),  # fmt: skip
     ] = None,
+    input_format: Annotated[str, typer.Option(help="For --raw: " + INPUT_FORMAT_HELP)] = "auto",
 ) -> None:
     """Verify a frozen triple: digest binding, counts and report verdicts (as the reference
     does), then re-derive the public corpus, answer bundle and report from the public
@@ -193,11 +215,12 @@ def verify(
     from .verify import verdict
     from .verify import verify as verifying
 
+    _check_input_format("verify", input_format)
     result = _run(
         "verify",
         lambda: verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
-            expect_sha256=expect_sha256, progress=Progress("verify"),
+            expect_sha256=expect_sha256, progress=Progress("verify"), input_format=input_format,
         ),
     )  # fmt: skip
     _run("verify", lambda: verdict(result.problems))

@@ -1,4 +1,6 @@
-"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (SPEC §1-§6)."""
+"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (SPEC §1-§6).
+
+The raw dump may also be in GitHub's REST form, or gzip-compressed (input_forms.py)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,11 @@ from typing import Any
 
 import duckdb
 
-from . import artifacts, grade
+from . import artifacts, grade, input_forms
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .literals import required_literal
-from .load import load_raw, read_json_file
+from .load import read_json_file
 from .progress import Progress
 from .scratch import wait_for_removals
 from .steps import (
@@ -39,6 +41,8 @@ class FreezeResult:
     answers_sha256: str
     report: dict[str, Any]
     scrub_hits: dict[int, int]  # number -> matches of the redaction map in its text (verify: must be none)
+    rest_container: str | None = None  # the REST form's (array, pages, lines); None for gh's array
+    pull_requests_dropped: int = 0
 
 
 def load_redactions(path: Path) -> list[str]:
@@ -77,22 +81,32 @@ def freeze(
     redactions_path: Path = DEFAULT_REDACTIONS,
     min_records: int = 50,
     progress: Progress | None = None,
+    input_format: str = "auto",
 ) -> FreezeResult:
-    """Freeze a dump; nothing appears at any output path unless every step succeeded."""
+    """Freeze a dump; nothing appears at any output path unless every step succeeded.
+    input_format: auto (told from the content), gh or rest (input_forms.py)."""
     redactions = load_redactions(redactions_path)
-
-    def load(con: duckdb.DuckDBPyConnection) -> str:
-        create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
-        load_raw(con, raw_path, min_records)
-        return source
+    dropped: list[int] = []
 
     try:
-        return freeze_tables(
-            load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
-            progress=progress, input_bytes=raw_path.stat().st_size if raw_path.is_file() else None,
-        )  # fmt: skip
+        with input_forms.opened(raw_path, input_format) as dump:
+
+            def load(con: duckdb.DuckDBPyConnection) -> str:
+                create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
+                dropped.append(input_forms.load(con, dump, min_records))
+                return source
+
+            result = freeze_tables(
+                load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
+                progress=progress, input_bytes=dump.issue_bytes,
+            )  # fmt: skip
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
+    finally:
+        wait_for_removals()  # a gzip dump's decompressed copy, removed once `opened` ends
+    result.rest_container = dump.container if dump.form == "rest" else None
+    result.pull_requests_dropped = dropped[0]
+    return result
 
 
 def _beside_public(con: duckdb.DuckDBPyConnection, answers_path: Path) -> dict[str, Any]:
@@ -195,6 +209,8 @@ def summary(result: FreezeResult) -> str:
             f"open {r['open_records']} / closed {r['closed_records']}; reference edges {r['reference_edges']}, "
             f"duplicate edges {r['duplicate_edges']}, contradiction cues {r['scope_contradictions']}",
             f"scrubbed records {r['scrubbed_records']}, matches {r['scrubbed_matches']}",
+            *([f"input: GitHub REST issue objects ({result.rest_container}); "
+               f"pull requests dropped {result.pull_requests_dropped}"] if result.rest_container else []),
             f"public  sha256 {result.corpus_sha256}",
             f"answers sha256 {result.answers_sha256}",
             "leak checks: all true",

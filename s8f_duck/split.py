@@ -58,12 +58,14 @@ PART_MIN_BYTES = 8 * 2**20  # an array smaller than this is read as one part
 SEPARATOR_WINDOW = 1 << 20
 
 
-def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
+def _separator_near(f: BinaryIO, position: int, end: int, first_key: bytes | None = None) -> int | None:
     """The offset of a ',' at or after position (and before end) that stands between a
     '}' and a '{' (whitespace aside): a candidate for where one array element ends.
     Indented JSON puts the array's own elements on lines of the least indentation, so of
     the candidates followed by a new line the least indented is taken (objects inside an
-    element, such as labels, are indented more); without new lines, the first."""
+    element, such as labels, are indented more); without new lines, the first. With
+    first_key (the JSON-encoded key that every element begins with), only a '{' that
+    begins with it counts (in compact JSON, objects inside an element begin otherwise)."""
     f.seek(position)
     window = f.read(min(SEPARATOR_WINDOW, end - position))
     best: tuple[int, int] | None = None  # (indentation, offset)
@@ -71,7 +73,7 @@ def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
     while at >= 0:
         gap = window[at + 2 : at + 2 + 256]
         rest = gap.lstrip(b" \t\r\n")
-        if rest.startswith(b"{"):
+        if rest.startswith(b"{") and (first_key is None or rest[1:].lstrip(b" \t\r\n").startswith(first_key)):
             space = gap[: len(gap) - len(rest)]
             if b"\n" not in space:
                 best = best or (1 << 30, at)
@@ -84,20 +86,23 @@ def _separator_near(f: BinaryIO, position: int, end: int) -> int | None:
     return None if best is None else position + best[1] + 1
 
 
-def array_parts(source: Path, start: int, end: int, scratch: Path, parts: int) -> list[Path]:
+def array_parts(
+    source: Path, start: int, end: int, scratch: Path, parts: int, first_key: bytes | None = None
+) -> list[Path]:
     """The JSON array at bytes [start, end) of source as up to `parts` files, each itself
     an array of consecutive elements, so that DuckDB reads them on several cores.
 
     Cuts are made at a ',' between '}' and '{'. The parts are only a candidate split:
     they hold the array's elements in order exactly when every part is a valid JSON
     array (a cut inside a string or a nested value leaves a part unclosed), which the
-    reader then checks by reading them; if it refuses any, the caller reads the source."""
+    reader then checks by reading them; if it refuses any, the caller reads the source.
+    first_key: as for _separator_near."""
     cuts: list[int] = []
     if end - start >= 2 * PART_MIN_BYTES:
         with open(source, "rb") as f:
             for k in range(1, parts):
                 target = start + (end - start) * k // parts
-                cut = _separator_near(f, max(target, cuts[-1] + 1 if cuts else start), end)
+                cut = _separator_near(f, max(target, cuts[-1] + 1 if cuts else start), end, first_key)
                 if cut is not None:
                     cuts.append(cut)
     if not cuts and start == 0 and end == source.stat().st_size:

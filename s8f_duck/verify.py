@@ -207,8 +207,10 @@ def verify(
     redactions_path: Path = DEFAULT_REDACTIONS,
     expect_sha256: str | None = None,
     progress: Progress | None = None,
+    input_format: str = "auto",
 ) -> Verification:
-    """Every check; returns the problems found (empty when the triple verifies)."""
+    """Every check; returns the problems found (empty when the triple verifies).
+    input_format: the raw dump's form (input_forms.py)."""
     progress = progress or Progress("verify", enabled=False)
     pinned = expected_digest(expect_sha256) if expect_sha256 is not None else None
     redactions = load_redactions(redactions_path)
@@ -274,7 +276,7 @@ def verify(
             progress.step("re-freeze the raw dump")
             fresh = {name: Path(tmp) / f"raw-{name}.json" for name in NAMES}
             freeze(raw_path, fresh["public"], fresh["answers"], fresh["report"], str(header["source"]),
-                   redactions_path=redactions_path, min_records=0)  # fmt: skip
+                   redactions_path=redactions_path, min_records=0, input_format=input_format)  # fmt: skip
             for name in NAMES:
                 if not same_bytes(given[name], fresh[name]):
                     found = differences(read_json_file(given[name]), read_json_file(fresh[name]), name)

@@ -8,13 +8,13 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from s8f_duck import load, steps
+from s8f_duck import load, rest_dumps, steps
 
 ALL_STEPS = sorted(
     {
         *steps.FREEZE_STEPS, *steps.BESIDE_PUBLIC_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
         *steps.LEADERBOARD_STEPS,
-        *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS,
+        *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS, *rest_dumps.REST_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
         "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",
         "public/decoded/public_document", "bundle/bundle_document", "bundle/bundle_decoding",
