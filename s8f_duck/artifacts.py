@@ -56,10 +56,18 @@ class HashingWriter:
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         self._hash.update(data)
-        self._file.write(data)
+        try:
+            self._file.write(data)
+        except OSError as exc:  # a full disk does not name the file: this does
+            exc.filename = exc.filename or self._file.name
+            raise
 
     def close(self) -> str:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError as exc:
+            exc.filename = exc.filename or self._file.name
+            raise
         return self._hash.hexdigest()
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import traceback
 
 from .errors import UnusableInput, Verdict
@@ -45,23 +46,28 @@ def describe(exc: BaseException) -> tuple[int, str]:
             f"raise it (e.g. {MEMORY_LIMIT_ENV}=8GB) on a machine with that much memory"
         )
     if isinstance(exc, OSError):
-        where = exc.filename if exc.filename is not None else ""
+        where = _as_output(str(exc.filename)) if exc.filename is not None else ""
         reason = exc.strerror or str(exc)
         hint = _HINTS.get(exc.errno or 0)
         text = f"{where}: {reason}" if where else reason
         return 2, f"error: {text}" + (f" ({hint})" if hint and hint.lower() != reason.lower() else "")
-    if module.startswith(("duckdb", "_duckdb")) and name in ("IOException", "PermissionException"):
-        message = _one_line(str(exc))
-        for code, hint in _HINTS.items():
+    if module.startswith(("duckdb", "_duckdb")):
+        message = _as_output(_one_line(str(exc)))
+        for code, hint in _HINTS.items():  # DuckDB failing to read or write a file, whatever the exception's type
             if os.strerror(code).lower() in message.lower():
-                message += f" ({hint})"
-                break
-        return 2, f"error: {message}"
+                return 2, f"error: {message} ({hint})"
+        if name in ("IOException", "PermissionException"):
+            return 2, f"error: {message}"
     if isinstance(exc, RecursionError):
         return 2, "error: the input is nested too deeply to be read"
     if isinstance(exc, UnicodeDecodeError):  # DuckDB's message quoting the bytes it refused, not decodable itself
         return 2, f"error: an input is not UTF-8 text (UTF-16, or another encoding?): {exc.reason} at byte {exc.start}"
     return 3, _bug_report(exc)
+
+
+def _as_output(text: str) -> str:
+    """A new file's path (in a work directory beside its output, commit.py) as the output's."""
+    return re.sub(r"\.s8f-duck-work-\d+-[^/]*/new/", "", text)
 
 
 def _one_line(text: str, keep_lines: bool = False) -> str:
