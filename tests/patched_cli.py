@@ -4,9 +4,12 @@ the package): `python tests/patched_cli.py FAULT ARG... -- COMMAND ARGS...`.
 Faults:
 - `fail-rename K`: the K-th rename of an output into place fails (EIO);
 - `stop-rename K MARKER`: before the K-th rename, write MARKER and wait to be killed;
-- `pause-rename K MARKER SECONDS`: before the K-th rename, write MARKER, wait, go on;
+- `pause-rename K MARKER RELEASE`: before the K-th rename, write MARKER, wait until the
+  file RELEASE exists, go on;
 - `stop-bind MARKER`: once the public corpus and the answer bundle are written (before
   the bundle is bound to the corpus), write MARKER and wait to be killed;
+- `stop-public MARKER`: before the public corpus is written (the work database still
+  open), write MARKER and wait to be killed;
 - `stop-in-duckdb MARKER`: there instead, write MARKER and run a DuckDB query that does
   not end (the main thread inside DuckDB, not in Python);
 - `bug`: reading the raw dump raises a TypeError, as a bug in s8f-duck would;
@@ -56,12 +59,18 @@ def main() -> None:
                     raise OSError(errno.EIO, "Input/output error (injected)", str(destination))
                 if fault[0] == "pause-rename":
                     Path(fault[2]).write_text("paused\n")
-                    time.sleep(float(fault[3]))
+                    while not Path(fault[3]).exists():
+                        time.sleep(0.05)
                 else:
                     _stop(fault[2])
             rename(source, destination)
 
         commit._rename = faulty
+    elif fault[0] == "stop-public":
+        def stopping_public(*args: Any, **kwargs: Any) -> Any:
+            _stop(fault[1])
+
+        artifacts.write_public = stopping_public
     elif fault[0] == "bug":
         from s8f_duck import freeze
 

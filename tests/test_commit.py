@@ -10,10 +10,12 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import CLI
 from processes import (
     DEMO,
     cli,
     contents,
+    environment,
     freeze_args,
     is_one_triple,
     one_line,
@@ -39,7 +41,7 @@ def _source(out: Path) -> str:
     return json.loads((out / "public.json").read_bytes())["source"]
 
 
-@pytest.mark.parametrize("extra, rename", [((), 1), ((), 2), ((), 3), (ALL, 2), (ALL, 4), (ALL, 5)])
+@pytest.mark.parametrize("extra, rename", [*(((), k) for k in (1, 2, 3)), *((ALL, k) for k in (1, 2, 3, 4, 5))])
 def test_a_failed_rename_leaves_every_old_output(extra: tuple[str, ...], rename: int, tmp_path: Path) -> None:
     out = tmp_path / "out"
     old = _old(out, *extra)
@@ -138,15 +140,20 @@ def test_a_commit_that_cannot_be_finished_is_undone(tmp_path: Path) -> None:
 def test_two_freezes_to_the_same_paths_take_turns(tmp_path: Path) -> None:
     out = tmp_path / "out"
     _old(out)
-    marker = tmp_path / "paused"
-    first = start_patched(["pause-rename", "2", str(marker), "4"], *freeze_args(DEMO, out, "first"), tmpdir=tmp_path)
-    wait_for(marker, first)
-    started = time.monotonic()
-    second = cli(*freeze_args(DEMO, out, "second"), tmpdir=tmp_path)  # without the lock, done within the pause
-    assert first.wait(timeout=120) == 0, first.stderr.read()
-    assert second.returncode == 0, second.stderr
-    assert "waiting for another s8f-duck command writing in" in second.stderr
-    assert time.monotonic() - started > 1
+    marker, release, log = tmp_path / "paused", tmp_path / "release", tmp_path / "second.log"
+    first = start_patched(["pause-rename", "2", str(marker), str(release)], *freeze_args(DEMO, out, "first"),
+                          tmpdir=tmp_path)  # fmt: skip
+    wait_for(marker, first)  # the first has renamed its public corpus, not yet the rest
+    with open(log, "w") as stderr:
+        second = subprocess.Popen([str(CLI), *map(str, freeze_args(DEMO, out, "second"))], stderr=stderr,
+                                  env=environment(tmp_path))  # fmt: skip
+        deadline = time.monotonic() + 120
+        while "waiting for another s8f-duck command writing in" not in log.read_text():  # without the lock: it
+            assert second.poll() is None and time.monotonic() < deadline, log.read_text()  # would interleave
+            time.sleep(0.05)
+        release.touch()
+        assert first.wait(timeout=120) == 0, first.stderr.read()
+        assert second.wait(timeout=120) == 0, log.read_text()
     assert is_one_triple(out) and _source(out) == "second"
     assert not work_directories(out, tmp_path)
 

@@ -98,7 +98,7 @@ def test_the_work_database_is_in_the_run_s_private_directory(tmp_path: Path) -> 
     out.mkdir()
     tmp.mkdir()
     marker = tmp_path / "stopped"
-    process = start_patched(["stop-bind", str(marker)], *freeze_args(DEMO, out, "demo"), tmpdir=tmp,
+    process = start_patched(["stop-public", str(marker)], *freeze_args(DEMO, out, "demo"), tmpdir=tmp,
                             S8F_TEST_WORK_FILE="1")  # as for an input too large to work on in memory  # fmt: skip
     wait_for(marker, process)
     (run,) = work_directories(tmp)
