@@ -80,7 +80,11 @@ class Outputs:
         self._pending: dict[Path, Path] = {}  # output -> its new file
         self._private = {Path(p) for p in private if p is not None}
         self._journals: list[Path] = []
-        self.reserve([Path(p) for p in [*finals, *self._private] if p is not None])
+        try:
+            self.reserve([Path(p) for p in [*finals, *self._private] if p is not None])
+        except BaseException:
+            self.discard()
+            raise
 
     def reserve(self, finals: Sequence[Path]) -> None:
         """Lock the outputs' directories (in order), finish or undo interrupted commits

@@ -65,9 +65,10 @@ def work_directory(parent: Path, *, hidden: bool, clean: bool = True) -> Path:
 
 
 def release(path: Path) -> None:
-    """Remove one of this process's work directories (unless kept) and drop its lock."""
+    """Remove one of this process's work directories (unless kept, or holding a journal: a
+    commit that did not end) and drop its lock."""
     fd = _owned.pop(path, None)
-    if path not in _kept:
+    if path not in _kept and not (path / JOURNAL).exists():
         shutil.rmtree(path, ignore_errors=True)
     if fd is not None:
         os.close(fd)
@@ -160,6 +161,8 @@ def start_run() -> Path:
 def _end_run(path: Path) -> None:
     wait_for_removals()
     release(path)
+    for other in list(_owned):  # any work directory beside outputs that a failure left open
+        release(other)
 
 
 def remove_later(path: Path) -> None:

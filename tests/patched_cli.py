@@ -3,6 +3,7 @@ the package): `python tests/patched_cli.py FAULT ARG... -- COMMAND ARGS...`.
 
 Faults:
 - `fail-rename K`: the K-th rename of an output into place fails (EIO);
+- `fail-renames-from K`: the K-th rename and every later one fail (undoing fails too);
 - `stop-rename K MARKER`: before the K-th rename, write MARKER and wait to be killed;
 - `pause-rename K MARKER RELEASE`: before the K-th rename, write MARKER, wait until the
   file RELEASE exists, go on;
@@ -48,12 +49,14 @@ def main() -> None:
     calls = 0
     rename = commit._rename
 
-    if fault[0] in ("fail-rename", "stop-rename", "pause-rename"):
+    if fault[0] in ("fail-rename", "fail-renames-from", "stop-rename", "pause-rename"):
         target = int(fault[1])
 
         def faulty(source: Any, destination: Any) -> None:
             nonlocal calls
             calls += 1
+            if fault[0] == "fail-renames-from" and calls >= target:
+                raise OSError(errno.EIO, "Input/output error (injected)", str(destination))
             if calls == target:
                 if fault[0] == "fail-rename":
                     raise OSError(errno.EIO, "Input/output error (injected)", str(destination))

@@ -60,6 +60,22 @@ def test_a_failed_rename_into_an_empty_directory_leaves_nothing(tmp_path: Path) 
     assert list(out.iterdir()) == []  # the two outputs renamed before the failure are gone again
 
 
+def test_a_commit_that_can_be_neither_done_nor_undone_is_left_to_the_next_command(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    _old(out)
+    result = patched(["fail-renames-from", "2"], *freeze_args(DEMO, out, "new"), tmpdir=tmp_path)
+    assert result.returncode == 2, result.stderr
+    assert "undoing the outputs already renamed failed too" in one_line(result.stderr)
+    assert not is_one_triple(out) and len(work_directories(out)) == 1  # the journal is kept
+    paths = outputs(out)
+    again = cli("verify", "--public", paths["public"], "--answers", paths["answers"], "--report", paths["report"],
+                tmpdir=tmp_path)  # fmt: skip
+    assert "finished an interrupted commit" in again.stderr
+    assert again.returncode == 0, again.stderr
+    assert is_one_triple(out) and _source(out) == "new"
+    assert not work_directories(out, tmp_path)
+
+
 def test_an_immutable_output_fails_the_commit_and_the_others_are_restored(tmp_path: Path) -> None:
     out = tmp_path / "out"
     old = _old(out)
