@@ -164,7 +164,8 @@ def verify(
     from .verify import verify as verifying
 
     def run() -> list[str]:
-        paths.check({"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions})
+        inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions}
+        paths.check(inputs)
         return verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
             progress=Progress("verify"),

@@ -119,7 +119,8 @@ class Outputs:
     def commit(self) -> None:
         """Rename every new file into place, as one unit (the module's docstring)."""
         with scratch.CRITICAL:
-            files = [self._prepare(final, temp, several=len(self._pending) > 1) for final, temp in self._pending.items()]
+            several = len(self._pending) > 1
+            files = [self._prepare(final, temp, several=several) for final, temp in self._pending.items()]
             if len(files) > 1:
                 self._write_journals(files)
             done: list[dict[str, Any]] = []

@@ -42,8 +42,8 @@ def describe(exc: BaseException) -> tuple[int, str]:
     module = type(exc).__module__ or ""
     if isinstance(exc, MemoryError) or (module.startswith(("duckdb", "_duckdb")) and name == "OutOfMemoryException"):
         return 2, (
-            f"error: out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}: the input is too large for it; "
-            f"raise it (e.g. {MEMORY_LIMIT_ENV}=8GB) on a machine with that much memory"
+            f"error: out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}: the input is too large "
+            f"for it; raise it (e.g. {MEMORY_LIMIT_ENV}=8GB) on a machine with that much memory"
         )
     if isinstance(exc, OSError):
         where = _as_output(str(exc.filename)) if exc.filename is not None else ""
@@ -83,8 +83,8 @@ def _bug_report(exc: BaseException) -> str:
     where = f" at {os.path.basename(own[-1].filename)}:{own[-1].lineno} in {own[-1].name}" if own else ""
     return (
         f"internal error: {type(exc).__name__}: {_one_line(str(exc))}{where}. This is a bug in s8f-duck, not a "
-        f"problem with your files (outputs are only replaced by a command that succeeds). Rerun with {DEBUG_ENV}=1 for the traceback, and report it "
-        "with the command line."
+        "problem with your files (outputs are only replaced by a command that succeeds). Rerun with "
+        f"{DEBUG_ENV}=1 for the traceback, and report it with the command line."
     )
 
 

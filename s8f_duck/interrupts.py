@@ -40,5 +40,6 @@ def _wait() -> None:
         scratch.remove_owned()
         command = " ".join(["s8f-duck", *sys.argv[1:2]])
         name = signal.Signals(number).name
-        os.write(2, f"{command}: stopped by {name}; its temporary files are removed\n".encode(errors="backslashreplace"))
+        line = f"{command}: stopped by {name}; its temporary files are removed\n"
+        os.write(2, line.encode(errors="backslashreplace"))
         os._exit(128 + number)

@@ -97,4 +97,6 @@ def _collision(first: str, first_path: Path, first_out: bool, second: str, secon
     output, output_path, given, given_path = (
         (first, first_path, second, second_path) if first_out else (second, second_path, first, first_path)
     )
-    return f"{output} {output_path} is the same file as the input {given} {given_path}; an output never replaces an input"
+    return (
+        f"{output} {output_path} is the same file as the input {given} {given_path}; an output never replaces an input"
+    )

@@ -109,7 +109,9 @@ def _killed_between_renames(tmp_path: Path, rename: int, *extra: str) -> tuple[P
 
 @pytest.mark.parametrize("rename", [1, 2, 3])
 @pytest.mark.parametrize("next_command", ["verify", "freeze"])
-def test_killed_between_renames_the_next_command_finishes_the_commit(rename: int, next_command: str, tmp_path: Path) -> None:
+def test_killed_between_renames_the_next_command_finishes_the_commit(
+    rename: int, next_command: str, tmp_path: Path
+) -> None:
     out, _ = _killed_between_renames(tmp_path, rename)
     assert _source(out) == ("new" if rename > 1 else "old")
     if rename == 2:

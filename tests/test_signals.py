@@ -29,7 +29,9 @@ def _started(tmp_path: Path, fault: str = "stop-bind") -> tuple[Path, Path, dict
 
 
 @pytest.mark.parametrize("sig, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143), (signal.SIGHUP, 129)])
-def test_a_signal_removes_the_temporary_files_and_exits_cleanly(sig: signal.Signals, status: int, tmp_path: Path) -> None:
+def test_a_signal_removes_the_temporary_files_and_exits_cleanly(
+    sig: signal.Signals, status: int, tmp_path: Path
+) -> None:
     out, tmp, old, process = _started(tmp_path)
     assert work_directories(out) and work_directories(tmp)  # there is something to remove
     process.send_signal(sig)
@@ -106,6 +108,7 @@ def test_the_work_database_is_in_the_run_s_private_directory(tmp_path: Path) -> 
     _private(run)
     process.kill()
     process.wait()
-    result = cli("verify", "--public", out / "x.json", "--answers", out / "y.json", "--report", out / "z.json", tmpdir=tmp)
+    result = cli("verify", "--public", out / "x.json", "--answers", out / "y.json", "--report", out / "z.json",
+                 tmpdir=tmp)  # fmt: skip
     assert result.returncode == 2  # any command removes what a dead run left in $TMPDIR, and beside its paths
     assert not work_directories(out, tmp)
