@@ -59,7 +59,7 @@ def _fail(command: str, exc: BaseException) -> NoReturn:
     status, message = failures.describe(exc)
     if failures.debugging():
         traceback.print_exception(exc)
-    print(f"s8f-duck {command}: {message}", file=sys.stderr)
+    print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
     raise typer.Exit(status) from None
 
 
@@ -238,7 +238,7 @@ def main() -> None:
         app()
     except Exception as exc:  # outside a command's _run: its arguments, its printing
         try:
-            _fail(" ".join(sys.argv[1:2]) or "", exc)
+            _fail(" ".join(sys.argv[1:2]), exc)
         except typer.Exit as end:
             sys.exit(end.exit_code)
 
