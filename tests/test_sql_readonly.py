@@ -39,8 +39,11 @@ def _escaping(d: Path) -> dict[str, tuple[str, Path | None]]:
     }
 
 
-@pytest.mark.parametrize("source", ["--db", "--public"])
-@pytest.mark.parametrize("case", list(_escaping(Path("/x"))))
+CASES = [("--db", case) for case in _escaping(Path("/x"))]
+CASES += [("--public", case) for case in ("copy to", "attach a new file", "read_text", "enable access again")]
+
+
+@pytest.mark.parametrize("source, case", CASES, ids=[f"{source} {case}" for source, case in CASES])
 def test_a_query_cannot_touch_files(case: str, source: str, corpus: Path, tmp_path: Path) -> None:
     query, creates = _escaping(tmp_path)[case]
     (tmp_path / "secret.txt").write_text("the answers are 42\n")
