@@ -1,7 +1,7 @@
 """The three artifacts written byte for byte from the freeze tables (SPEC §6).
 
-Every file is written to a temporary path next to its destination and only renamed into
-place by `Outputs.commit`, so a failed command leaves existing files untouched.
+Every file is written to a temporary path beside its destination and only renamed into
+place by `Outputs.commit` (commit.py), so a failed command leaves existing files untouched.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import hashlib
 import mmap
 import os
 import stat
-import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,6 +17,7 @@ from typing import Any, BinaryIO
 
 import duckdb
 
+from .commit import Outputs  # noqa: F401  (where the commands have always found it)
 from .errors import UnusableInput
 from .gojson import encode_string
 from .steps import cursor, memory_limit_mb, rows
@@ -44,38 +44,6 @@ PROVENANCE = [
 _BATCH = 4096
 
 
-class Outputs:
-    """Temporary files that become the real outputs only when everything succeeded."""
-
-    def __init__(self) -> None:
-        self._pending: list[tuple[Path, Path]] = []
-
-    def temp_for(self, final: Path) -> Path:
-        final = Path(final)
-        if final.is_dir():
-            raise UnusableInput(f"{final}: is a directory, expected a file path")
-        if not final.parent.is_dir():
-            raise UnusableInput(f"{final}: directory {final.parent} does not exist")
-        fd, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
-        os.close(fd)
-        self._pending.append((Path(name), final))
-        return Path(name)
-
-    def commit(self) -> None:
-        umask = os.umask(0)
-        os.umask(umask)
-        for temp, final in self._pending:
-            os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600 files; outputs are ordinary files
-            os.replace(temp, final)
-        self._pending.clear()
-
-    def discard(self) -> None:
-        for temp, _ in self._pending:
-            for leftover in (temp, temp.with_name(temp.name + ".wal")):
-                leftover.unlink(missing_ok=True)
-        self._pending.clear()
-
-
 class HashingWriter:
     """Writes UTF-8 text to a file while computing its SHA-256."""
 
@@ -88,10 +56,18 @@ class HashingWriter:
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         self._hash.update(data)
-        self._file.write(data)
+        try:
+            self._file.write(data)
+        except OSError as exc:  # a full disk does not name the file: this does
+            exc.filename = exc.filename or self._file.name
+            raise
 
     def close(self) -> str:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError as exc:
+            exc.filename = exc.filename or self._file.name
+            raise
         return self._hash.hexdigest()
 
 

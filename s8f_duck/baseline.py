@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import paths
 from .artifacts import SUBMISSION_SCHEMA, Outputs, file_sha256, write_answers
 from .load import load_public
 from .progress import Progress
@@ -20,7 +21,8 @@ from .steps import BASELINE_STEPS, connect, run_steps
 def baseline(public_path: Path, output_path: Path, progress: Progress | None = None) -> int:
     """Write a submission computed from the public corpus alone; return its answer count."""
     progress = progress or Progress("baseline", enabled=False)
-    outputs = Outputs()
+    paths.check({"--public": public_path}, {"--output": output_path})
+    outputs = Outputs([output_path])
     try:
         temp = outputs.temp_for(output_path)
         with connect() as con:

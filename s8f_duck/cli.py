@@ -1,22 +1,24 @@
 """The `s8f-duck` command line: parses arguments, calls one function, maps errors to exits.
 
 Exit status (SPEC §10): 0 success; 1 a verdict against the input (quality floor missed,
-verification or leak check failed); 2 unusable input or usage, named on stderr.
+verification or leak check failed); 2 unusable input, environment or usage, named on
+stderr; 3 a bug in s8f-duck (failures.py); 128 + the signal's number when stopped by
+SIGINT, SIGTERM or SIGHUP (interrupts.py).
 """
 
 from __future__ import annotations
 
 import socket
 import sys
+import traceback
 from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
-from .errors import UnusableInput, Verdict
 from .progress import Progress
 
 app = typer.Typer(
@@ -26,9 +28,11 @@ app = typer.Typer(
         "answer bundle, report), verify it, grade submissions, run the exact SQL baseline, "
         "and explore the corpus with SQL.\n\n"
         "Exit status: 0 success, 1 a verdict against the input (verification failed, quality "
-        "floor missed), 2 unusable input or usage.\n\n"
+        "floor missed), 2 unusable input, environment or usage, 3 a bug in s8f-duck; 130, 143, "
+        "129 when stopped by SIGINT, SIGTERM, SIGHUP (temporary files removed).\n\n"
         "Environment: S8F_DUCK_MEMORY_LIMIT caps DuckDB's memory (default 3GB); beyond it, work "
-        "spills to a temporary directory."
+        "spills to a private temporary directory. S8F_DUCK_DEBUG=1 prints the traceback of an "
+        "internal error."
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -58,21 +62,30 @@ def _commands() -> None:
 
 
 def _run(command: str, action: Callable[[], T]) -> T:
-    """Run an action; turn the project's errors into a message and an exit status."""
+    """Run an action; turn every failure into one line and an exit status (failures.py)."""
     try:
         return action()
-    except UnusableInput as exc:
-        print(f"s8f-duck {command}: error: {exc}", file=sys.stderr)
-        raise typer.Exit(2) from None
-    except Verdict as exc:
-        print(f"s8f-duck {command}: {exc}", file=sys.stderr)
-        raise typer.Exit(1) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:
+        _fail(command, exc)
 
 
 def _check_input_format(command: str, value: str) -> None:
     if value not in INPUT_FORMATS:
         print(f"s8f-duck {command}: error: --input-format must be auto, gh or rest, not {value!r}", file=sys.stderr)
         raise typer.Exit(2)
+
+
+def _fail(command: str, exc: BaseException) -> NoReturn:
+    from . import failures
+
+    status, message = failures.describe(exc)
+    if failures.debugging():
+        traceback.print_exception(exc)
+    print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
+    raise typer.Exit(status) from None
+
 
 
 @app.command()
@@ -152,24 +165,13 @@ def grade(
     when an input cannot be used (the message names the field and the record).
     """
     from . import grade as grading
-    from .artifacts import Outputs, write_text
     from .gojson import dumps
 
     if format not in ("summary", "table", "json"):
         print(f"s8f-duck grade: error: --format must be summary, table or json, not {format!r}", file=sys.stderr)
         raise typer.Exit(2)
 
-    def run() -> dict[str, object]:
-        report = grading.grade(answers, submission, split.value)
-        outputs = Outputs()
-        try:
-            write_text(outputs.temp_for(output), dumps(report))
-            outputs.commit()
-        finally:
-            outputs.discard()
-        return report
-
-    report = _run("grade", run)
+    report = _run("grade", lambda: grading.grade_to(answers, submission, output, split.value))
     print({"summary": grading.summary, "table": grading.table, "json": lambda r: dumps(r).rstrip()}[format](report))
     if not report["corpus_bound"]:
         print(
@@ -211,18 +213,21 @@ def verify(
     without --raw only its type and range are checked. Exit 0 verified, 1 a difference
     (the first ones are named), 2 an unusable file or option.
     """
+    from . import paths
     from .freeze import DEFAULT_REDACTIONS
-    from .verify import verdict
+    from .verify import Verification, verdict
     from .verify import verify as verifying
 
-    _check_input_format("verify", input_format)
-    result = _run(
-        "verify",
-        lambda: verifying(
+    def run() -> Verification:
+        inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions}
+        paths.check(inputs)
+        return verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
             expect_sha256=expect_sha256, progress=Progress("verify"), input_format=input_format,
-        ),
-    )  # fmt: skip
+        )  # fmt: skip
+
+    _check_input_format("verify", input_format)
+    result = _run("verify", run)
     _run("verify", lambda: verdict(result.problems))
     print("verified: digests bind, counts match, and every artifact re-derives from the public corpus")
     anchor = "the expected one" if expect_sha256 else "compare it with the published one or pin it: --expect-sha256"
@@ -526,7 +531,19 @@ def leaderboard(
 
 
 def main() -> None:
-    app()
+    from . import commit, interrupts, scratch
+
+    interrupts.install()  # first: before any other thread starts
+    commit.private_umask()
+    sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a lone surrogate in a cell
+    try:
+        scratch.start_run()
+        app()
+    except Exception as exc:  # outside a command's _run: its arguments, its printing
+        try:
+            _fail(" ".join(sys.argv[1:2]), exc)
+        except typer.Exit as end:
+            sys.exit(end.exit_code)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from typing import Any
 
 import duckdb
 
-from . import artifacts
+from . import artifacts, interrupts, paths, scratch
 from .errors import UnusableInput
 from .load import load_public
 from .progress import Progress
@@ -30,7 +30,8 @@ def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Pro
 def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) -> None:
     """Write a database with the freeze tables, built from the public corpus alone."""
     progress = Progress("explore")
-    outputs = artifacts.Outputs()
+    paths.check({"PUBLIC": public_path}, {"--db": db_path, "--parquet": parquet_path})
+    outputs = artifacts.Outputs([db_path, parquet_path])
     try:
         temp_db = outputs.temp_for(db_path)
         temp_db.unlink()  # DuckDB creates the file itself
@@ -45,20 +46,33 @@ def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) 
 
 
 def open_corpus(db_path: Path | None, public_path: Path | None) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to a database, or an in-memory one loaded from a public corpus."""
+    """A read-only connection to a database, or an in-memory one loaded from a public
+    corpus; either way closed to files (sealed)."""
     if (db_path is None) == (public_path is None):
         raise UnusableInput("give exactly one of --db DATABASE or --public CORPUS")
+    paths.check({"--db": db_path, "--public": public_path})
     if public_path is not None:
         con = connect()
         load_corpus(con, public_path)
-        return con
+        return sealed(con)
     assert db_path is not None
     if not db_path.is_file():
         raise UnusableInput(f"{db_path}: no such database file")
     try:
-        return connect(str(db_path), read_only=True)
+        return sealed(connect(str(db_path), read_only=True))
     except duckdb.Error as exc:
         raise UnusableInput(f"{db_path}: cannot open as a DuckDB database: {exc}") from None
+
+
+def sealed(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
+    """The connection with no access to files from now on: a query can neither read a file
+    (read_text, read_csv, ...), nor write one (COPY ... TO, EXPORT), nor attach or load
+    anything, and cannot change that (the configuration is locked). Spilling to its
+    temporary directory, set before, still works."""
+    con.execute("SET enable_external_access = false")
+    con.execute("SET python_enable_replacements = false")  # nor read a Python variable as a table
+    con.execute("SET lock_configuration = true")
+    return con
 
 
 def run_query(con: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -100,9 +114,11 @@ def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> str:
 def shell(db_path: Path | None, con: duckdb.DuckDBPyConnection, fmt: str) -> None:
     """The `duckdb` shell on the database when it is installed; otherwise a small prompt."""
     cli = shutil.which("duckdb")
-    if cli and db_path is not None:
+    if cli and db_path is not None:  # in safe mode: no file but the database, no dot command that touches files
         con.close()
-        os.execv(cli, [cli, "-readonly", str(db_path)])
+        interrupts.restore()  # the shell's own Ctrl-C
+        scratch.remove_owned()  # exec leaves no exit handler to do it
+        os.execv(cli, [cli, "-readonly", "-safe", str(db_path)])
     print("s8f-duck sql: no `duckdb` shell on PATH; end each statement with ';', quit with Ctrl-D.",
           file=sys.stderr)  # fmt: skip
     pending = ""

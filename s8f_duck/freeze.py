@@ -12,7 +12,7 @@ from typing import Any
 
 import duckdb
 
-from . import artifacts, grade, input_forms
+from . import artifacts, grade, input_forms, paths
 from .errors import UnusableInput, Verdict
 from .gojson import dumps
 from .literals import required_literal
@@ -85,6 +85,11 @@ def freeze(
 ) -> FreezeResult:
     """Freeze a dump; nothing appears at any output path unless every step succeeded.
     input_format: auto (told from the content), gh or rest (input_forms.py)."""
+    paths.check(
+        {"RAW": raw_path, "--redactions": redactions_path},
+        {"--public": public_path, "--answers": answers_path, "--report": report_path, "--db": db_path,
+         "--parquet": parquet_path},
+    )  # fmt: skip
     redactions = load_redactions(redactions_path)
     dropped: list[int] = []
 
@@ -93,7 +98,7 @@ def freeze(
 
             def load(con: duckdb.DuckDBPyConnection) -> str:
                 create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
-                dropped.append(input_forms.load(con, dump, min_records))
+                dropped.append(input_forms.load(con, dump, max(min_records, 1)))  # no records: refused as too few
                 return source
 
             result = freeze_tables(
@@ -151,7 +156,7 @@ def freeze_tables(
     compared with that file instead of being written (public_path is left empty), and
     PublicDiffers is raised unless they are the same bytes."""
     progress = progress or Progress("freeze", enabled=False)
-    outputs = artifacts.Outputs()
+    outputs = artifacts.Outputs([public_path, answers_path, report_path, parquet_path], private=[answers_path, db_path])
     try:
         temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
         temp_db = None

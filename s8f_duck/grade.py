@@ -11,7 +11,9 @@ from typing import Any
 
 import duckdb
 
-from .artifacts import ANSWERS_SCHEMA
+from . import paths
+from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
+from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
 from .steps import GRADE_STEPS, connect, rows, run_steps
 
@@ -139,6 +141,16 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
     """Grade a submission file against an answer bundle file, over the given split."""
     with grade_database(answers_path, submission_path, split=split) as con:
         return full_report(con)
+
+
+def grade_to(answers_path: Path, submission_path: Path, output_path: Path, split: str = "test") -> dict[str, Any]:
+    """Grade over a split, and write the full report to output_path (all or nothing); return it."""
+    paths.check({"--answers": answers_path, "--submission": submission_path}, {"--output": output_path})
+    with Outputs([output_path]) as outputs:
+        report = grade(answers_path, submission_path, split)
+        write_text(outputs.temp_for(output_path), dumps(report))
+        outputs.commit()
+    return report
 
 
 def _fraction(value: float | None) -> str:

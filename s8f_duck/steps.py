@@ -162,7 +162,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     config = {"memory_limit": memory_limit(), "temp_directory": spill}
     try:
         con = duckdb.connect(database, read_only=read_only, config=config)
-    except duckdb.InvalidInputException as exc:
+    except (duckdb.InvalidInputException, duckdb.ParserException) as exc:
         raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
     if not read_only:
         hashing.register(con, columns=False)

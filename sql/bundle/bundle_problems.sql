@@ -39,9 +39,13 @@ found AS (
     UNION ALL
     SELECT 1e18::BIGINT, check_order, place || ' must be an object, got ' || json_kind(value)
     FROM maps WHERE NOT (json_is_object(value) OR json_is_null(value))
+    UNION ALL  -- json_each of a scalar subquery each: a lateral join copies the map for each entry
+    SELECT 1e18::BIGINT, 1, 'aggregates.state_counts[''' || key || '''] must be an integer, got ' || json_kind(value)
+    FROM json_each((SELECT value FROM maps WHERE check_order = 1 AND json_is_object(value)))
+    WHERE NOT (json_is_int64(value) OR json_is_null(value))
     UNION ALL
-    SELECT 1e18::BIGINT, m.check_order, m.place || '[''' || item.key || '''] must be an integer, got ' || json_kind(item.value)
-    FROM maps AS m, json_each(m.value) AS item
-    WHERE json_is_object(m.value) AND NOT (json_is_int64(item.value) OR json_is_null(item.value))
+    SELECT 1e18::BIGINT, 2, 'aggregates.label_counts[''' || key || '''] must be an integer, got ' || json_kind(value)
+    FROM json_each((SELECT value FROM maps WHERE check_order = 2 AND json_is_object(value)))
+    WHERE NOT (json_is_int64(value) OR json_is_null(value))
 )
 SELECT pos, check_order, problem FROM found ORDER BY pos, check_order, problem;

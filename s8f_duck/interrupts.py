@@ -1,0 +1,45 @@
+"""SIGINT, SIGTERM and SIGHUP end a command cleanly: its work directories are removed, one
+line on stderr, no traceback, and the exit status of a shell's killed command, 128 + the
+signal's number (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP).
+
+Python runs a signal handler only between bytecodes of the main thread, which can be
+inside one DuckDB query for a minute. So the signals are blocked in every thread (the
+mask is inherited by each thread started after `install`, DuckDB's own included) and
+taken by a thread of their own with sigwait. That thread lets a commit in progress end
+first (scratch.CRITICAL: outputs are never left half renamed), removes the run's work
+directories and ends the process at once (os._exit: DuckDB's threads are not waited for).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+
+from . import scratch
+
+SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+
+
+def install() -> None:
+    """Block the signals in this thread and every later one, and handle them on a thread
+    of their own. Call before any other thread is started."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, SIGNALS)
+    threading.Thread(target=_wait, name="signals", daemon=True).start()
+
+
+def restore() -> None:
+    """Unblock the signals (before exec'ing another program, which inherits the mask)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
+
+
+def _wait() -> None:
+    number = signal.sigwait(SIGNALS)
+    with scratch.CRITICAL:
+        scratch.remove_owned()
+        command = " ".join(["s8f-duck", *sys.argv[1:2]])
+        name = signal.Signals(number).name
+        line = f"{command}: stopped by {name}; its temporary files are removed\n"
+        os.write(2, line.encode(errors="backslashreplace"))
+        os._exit(128 + number)
