@@ -19,6 +19,7 @@ from typing import Annotated, NoReturn, TypeVar
 
 import typer
 
+from .errors import UnusableInput
 from .progress import Progress
 
 app = typer.Typer(

@@ -284,8 +284,12 @@ def test_killing_the_runner_keeps_every_earlier_run(tmp_path: Path) -> None:
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     left = f"s8f-duck-sandbox-{runner.pid}-"
+
+    def scratch_left() -> bool:  # in $TMPDIR, or in the command's private work directory there
+        return any(Path(tempfile.gettempdir()).glob(f"{left}*")) or any(Path(tempfile.gettempdir()).glob(f"*/{left}*"))
+
     deadline = time.monotonic() + 60
-    while not any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir()):  # the candidate runs
+    while not scratch_left():  # the candidate runs
         assert time.monotonic() < deadline and runner.poll() is None
         time.sleep(0.1)
     time.sleep(0.5)
@@ -295,7 +299,7 @@ def test_killing_the_runner_keeps_every_earlier_run(tmp_path: Path) -> None:
     assert run_cli(*run_args(tmp_path, "after"), *python_candidate(tmp_path, "pass")).returncode == 1
     assert [r["name"] for r in runs_rows(tmp_path)] == ["early-0", "early-1", "after"]
     # The next run removed what the killed one left: its scratch directory and its cgroups.
-    assert not any(p.name.startswith(left) for p in Path(tempfile.gettempdir()).iterdir())
+    assert not scratch_left()
     groups = subprocess.run(["find", "/sys/fs/cgroup", "-maxdepth", "4", "-name", f"s8f-duck-run-{runner.pid}-*"],
                             capture_output=True, text=True).stdout  # fmt: skip
     assert groups == ""
