@@ -88,14 +88,20 @@ def _character(data: bytes | memoryview, at: int) -> str:
 
 
 def syntax_problem(
-    data: Any, start: int = 0, path: Sequence[int | str] = (), stop_depth: int = -1, resume_at: set[int] | None = None
+    data: Any,
+    start: int = 0,
+    path: Sequence[int | str] = (),
+    stop_depth: int = -1,
+    resume_at: set[int] | None = None,
+    stopped_in: list[int | str] | None = None,
 ) -> tuple[JSONInputError | None, int]:
     """The first place where `data` (bytes, or an mmap) stops being JSON as Go reads it,
     scanning from `start` (where a value is expected) inside the containers named by
     `path` (empty: a whole document, which must end after its value). With stop_depth >= 0
     the scan stops once the containers are closed back to that many; with resume_at, at a
     comma at one of those offsets between elements of the array that `path` is in (or
-    opens). Returns (problem or None, where the scan stopped)."""
+    opens), leaving in `stopped_in` the place of the element before that comma. Returns
+    (problem or None, where the scan stopped)."""
     stack: list[list[Any]] = [[isinstance(p, int), p] for p in path]  # [is array, index or key]
     array_depth = len(path) if path and isinstance(path[-1], int) else len(path) + 1
     state, after_comma, pos, end = _VALUE, False, start, len(data)
@@ -164,6 +170,8 @@ def syntax_problem(
             is_array = stack[-1][0]
             if token == b",":
                 if resume_at and at in resume_at and is_array and len(stack) == array_depth:
+                    if stopped_in is not None:
+                        stopped_in[:] = _path(stack)
                     return None, at
                 if is_array:
                     stack[-1][1] += 1

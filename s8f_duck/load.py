@@ -14,6 +14,7 @@ byte-order mark): its verdict comes before any other.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -106,7 +107,7 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | No
     con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
     try:
         run_steps(con, [step] if check is None else [step, check])
-    except duckdb.Error:
+    except (duckdb.Error, UnicodeError):  # (DuckDB's message may quote bytes that are not UTF-8)
         return False
     return check is None or not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
 
@@ -202,7 +203,7 @@ def _read_raw(con: duckdb.DuckDBPyConnection, path: Path, parts: list[Path], *, 
     try:
         run_steps(con, ["raw/raw_fields" if numbered else "raw/parts/raw_fields", RAW_STEPS[1]])
         go_decoding = bool(con.execute("SELECT bool_or(folded_key) FROM raw_issues").fetchall()[0][0])
-    except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
+    except (duckdb.Error, UnicodeError):  # refused by DuckDB's reader, or read otherwise by Go
         go_decoding = True
     if go_decoding:  # (or a key that Go's Unicode folding takes for a field)
         drop(con, "raw_fields", "raw_issues")
@@ -249,7 +250,7 @@ def _read_split(
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
             try:
                 run_steps(con, [f"{kind}/split/{items}", *then])
-            except duckdb.Error:
+            except (duckdb.Error, UnicodeError):
                 read = False
     if not read:
         drop(con, f"{kind}_document", f"{kind}_decoding", items)
@@ -273,7 +274,27 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     run_steps(con, PUBLIC_STEPS[3:])
     con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR, literal VARCHAR)")  # none: the text is scrubbed
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")
-    return rows(con, "SELECT * FROM public_header")[0]
+    header = rows(con, "SELECT * FROM public_header")[0]
+    if "\ufffd" in (header["source"] or ""):
+        header["source"] = _source_as_written(path, header["source"])
+    return header
+
+
+_HEAD_SOURCE = re.compile(rb'\A\{\s*"schema":\s*"(?:[^"\\]|\\.)*",\s*"source":\s*("(?:[^"\\]|\\.)*")')
+_ESCAPED_REPLACEMENT = re.compile(r"(\\\\)|\\u[fF]{3}[dD]")
+
+
+def _source_as_written(path: Path, decoded: str) -> str:
+    """The corpus source, with each U+FFFD that the file writes as the escape `\\ufffd`
+    (as Go writes an invalid UTF-8 byte of the source) kept apart from a U+FFFD written as
+    itself: as a lone surrogate, which gojson.encode_string writes as `\\ufffd` again. So
+    a corpus frozen from a source that was not UTF-8 re-derives to its own bytes."""
+    with open(path, "rb") as f:
+        found = _HEAD_SOURCE.match(f.read(1 << 20))
+    if found is None:
+        return decoded
+    token = found.group(1).decode("utf-8", errors="s8f_go_replace")
+    return json.loads(_ESCAPED_REPLACEMENT.sub(lambda m: m.group(1) or "\\udcff", token))
 
 
 def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:

@@ -139,34 +139,32 @@ class StrictCheck:
                 if self.element_fields is not None:
                     self.folded_keys = True  # (keys not checked from here: Go's decoding decides)
                 at, inside = (first, [*path, index]) if k else (start if path else 0, path)
+                stopped_in: list[int | str] = []
                 problem, stopped = gojson.syntax_problem(
-                    data, at, inside, stop_depth=len(path) if path else -1, resume_at=set(cuts[k:])
-                )
+                    data, at, inside, stop_depth=len(path) if path else -1, resume_at=set(cuts[k:]),
+                    stopped_in=stopped_in,
+                )  # fmt: skip
                 if problem is not None or stopped not in cuts[k:]:
                     return problem
                 k = cuts.index(stopped) + 1  # go on quickly from that cut
-                index = self._count(data, start, stopped)
+                index = int(stopped_in[-1]) + 1
         return None
 
-    @staticmethod
-    def _count(data: mmap.mmap, start: int, cut: int) -> int:
-        """How many elements of the array at `start` precede the cut (for messages, after
-        a stretch read token by token: rare)."""
-        try:
-            return len(_ELEMENTS.decode(b"".join((data[start:cut], b"]"))))
-        except (msgspec.DecodeError, RecursionError):
-            return 0
-
     def _check_keys(self, obj: Any, fields: dict[str, Any]) -> None:
-        """Whether an object's keys (and those of its struct-typed fields) are all exact
-        names or ignored by Go; folded_keys is set otherwise."""
+        """Whether an object's keys (and those of its fields that are structs or lists of
+        structs) are all exact names or ignored by Go; folded_keys is set otherwise."""
         if not isinstance(obj, dict):
             return
         for key, value in obj.items():
             if key not in fields["fields"]:
                 self.folded_keys |= gojson.go_fold(key) in fields["folded"]
-            elif isinstance(fields["fields"][key], dict):
-                try:
-                    self._check_keys(_KEYED.decode(value), fields["fields"][key])
-                except (msgspec.DecodeError, msgspec.ValidationError):
-                    pass  # not an object: the loader names the type
+                continue
+            inner = fields["fields"][key]
+            try:
+                if isinstance(inner, dict):
+                    self._check_keys(_KEYED.decode(value), inner)
+                elif isinstance(inner, list) and isinstance(inner[0], dict):
+                    for element in _KEYED_ELEMENTS.decode(value):
+                        self._check_keys(element, inner[0])
+            except (msgspec.DecodeError, msgspec.ValidationError):
+                pass  # not an object (or array of them): the loader names the type

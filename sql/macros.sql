@@ -10,7 +10,7 @@ CREATE OR REPLACE MACRO split_of(component) AS (
     END
 );
 
--- SPEC §3: a state upper-cased as Go's strings.ToUpper does it: Unicode simple case
+-- A state upper-cased as Go's strings.ToUpper does it: Unicode simple case
 -- mapping, which is DuckDB's upper() but for one letter: upper() makes ß (U+00DF) the
 -- capital ẞ (U+1E9E), which Go leaves as it is (checked over every code point against
 -- the simple mappings of Unicode 14).

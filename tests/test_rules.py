@@ -173,14 +173,16 @@ def state_labels_dump(tmp_path_factory: pytest.TempPathFactory) -> Artifacts:
 
 
 @pytest.mark.parametrize(
-    ("number", "public_state", "answer_state"),
+    ("number", "source_state", "state"),
     [(1, "open", "OPEN"), (2, "closed", "CLOSED"), (3, "OPEN", "OPEN"), (5, "Closed", "CLOSED")],
 )
-def test_state_upper_cased_in_answers_only(
-    state_labels_dump: Artifacts, number: int, public_state: str, answer_state: str
+def test_state_upper_cased_in_public_and_answers(
+    state_labels_dump: Artifacts, number: int, source_state: str, state: str
 ) -> None:
-    assert record(state_labels_dump, number)["state"] == public_state
-    assert answer(state_labels_dump, number)["state"] == answer_state
+    """Go's strings.ToUpper of the source state, in the public corpus too (the contract
+    changed here: the public corpus used to keep `source_state`)."""
+    assert record(state_labels_dump, number)["state"] == state
+    assert answer(state_labels_dump, number)["state"] == state
 
 
 def test_labels_sorted_by_bytes_empty_dropped_duplicates_kept(state_labels_dump: Artifacts) -> None:
