@@ -125,7 +125,7 @@ def syntax_problem(
             elif data[at] == 0x22:  # a string that does not end well
                 reason = "invalid string: an unescaped control character, a bad escape, or no closing quote"
             else:
-                where = _LOOKING.get(state) or ("after array element" if stack[-1][0] else "after object key:value pair")
+                where = _LOOKING.get(state) or _after(stack)
                 reason = f"invalid character {_character(data, at)} {where}"
             return JSONInputError(reason, _path(stack), _line_column(data, at)), at
         kind = m.lastindex
@@ -180,11 +180,14 @@ def syntax_problem(
             if token == (b"]" if is_array else b"}"):
                 state = _close(stack)
             else:
-                where = "after array element" if is_array else "after object key:value pair"
-                return JSONInputError(f"invalid character {_character(data, at)} {where}", _path(stack),
+                return JSONInputError(f"invalid character {_character(data, at)} {_after(stack)}", _path(stack),
                                       _line_column(data, at)), at  # fmt: skip
         if state == _AFTER and len(stack) == stop_depth:
             return None, pos
+
+
+def _after(stack: list[list[Any]]) -> str:
+    return "after array element" if stack[-1][0] else "after object key:value pair"
 
 
 def _close(stack: list[list[Any]]) -> int:

@@ -29,7 +29,10 @@ from .split import array_member_span, element_cuts
 PIECE_BYTES = 32 << 20
 
 _ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw])
-_KEYED_ELEMENTS = msgspec.json.Decoder(list[dict[str, msgspec.Raw]])
+_KEYED_ELEMENTS = msgspec.json.Decoder(list[dict[str, msgspec.Raw] | None])
+# Bytes without which no key can fold to a field name but by ASCII case (which DuckDB's
+# reader matches itself): the lead bytes of ſ, ı, İ and the Kelvin sign, and an escape.
+_FOLD_BYTES = (b"\xc5", b"\xc4", b"\xe2", b"\\u")
 _KEYED = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ANY = msgspec.json.Decoder(msgspec.Raw)
 
@@ -123,12 +126,11 @@ class StrictCheck:
                 buffer[1 + size : 2 + size] = b"]"
                 piece = buffer[0 if opened else 1 : 2 + size if closed else 1 + size]
                 try:
-                    if self.element_fields is not None:
-                        elements = _KEYED_ELEMENTS.decode(piece)
-                        for element in elements:
+                    elements = _ELEMENTS.decode(piece)
+                    may_fold = any(buffer.obj.find(b, 0, size + 2) >= 0 for b in _FOLD_BYTES)
+                    if self.element_fields is not None and may_fold:
+                        for element in _KEYED_ELEMENTS.decode(piece):
                             self._check_keys(element, self.element_fields)
-                    else:
-                        elements = _ELEMENTS.decode(piece)
                     index += len(elements)
                     k += 1
                     continue

@@ -4,13 +4,6 @@
 -- usual case) the instants alone give the order; newest_issue_ids_tied tells
 -- otherwise, and then s8f_duck/gosort.py, which emulates the sort, replaces the table
 -- (steps.SETTLED_BY_GO_SORT).
-CREATE OR REPLACE TABLE newest_issue_ids AS
-SELECT
-    row_number() OVER (ORDER BY created_epoch_s DESC, created_nanos DESC, number) AS rank,
-    issue_id(number) AS id
-FROM scrubbed_issues
-QUALIFY rank <= 10
-ORDER BY rank;
 
 -- Whether some record of the first ten shares its instant with another record.
 SET VARIABLE newest_issue_ids_tied = (
@@ -21,3 +14,11 @@ SET VARIABLE newest_issue_ids_tied = (
     SELECT count(*) > (SELECT count(*) FROM top)
     FROM scrubbed_issues SEMI JOIN top USING (created_epoch_s, created_nanos)
 );
+
+CREATE OR REPLACE TABLE newest_issue_ids AS
+SELECT
+    row_number() OVER (ORDER BY created_epoch_s DESC, created_nanos DESC, number) AS rank,
+    issue_id(number) AS id
+FROM scrubbed_issues
+QUALIFY rank <= 10
+ORDER BY rank;
