@@ -104,6 +104,8 @@ GRADE_INPUTS = {
     "a bare nan as a state": ('"state": "OPEN"', '"state": nan', "answers[0].state: not JSON: NaN"),
     "inf as a label": ('"bug"', "inf", "answers[0].labels[0]: not JSON: NaN"),
     "a trailing comma": ('"bug"', '"bug",', "not JSON: a trailing comma before ']'"),
+    "a byte-order mark": ("{", "\ufeff{", "not JSON: a byte-order mark starts the file"),
+    "nesting past 10,000": ('"bug"', "[" * 10001 + "]" * 10001, "answers[0].labels[0]"),
 }
 
 
@@ -128,6 +130,7 @@ def test_grade_refuses_what_go_refuses(triple: Path, tmp_path: Path, name: str) 
         (b"", b'"Nine"', b"NaN", "records[0].title: not JSON: NaN and Infinity"),
         (b"", b'"split": "test"', b'"split": "test", "x": nan', "records[0].x: not JSON: NaN"),
         (b"", b'"number": 10', b'"number": Infinity', "records[1].number: not JSON: NaN"),
+        (b"", b'"number": 10', b'"number": inf', "records[1].number: not JSON: NaN"),
         (b"", b'"labels": null', b'"labels": null, "x": ' + b"[" * 10001 + b"]" * 10001, "nested deeper than 10000"),
     ],
 )
