@@ -84,26 +84,23 @@ class StrictCheck:
                 return self._array(data, 0, size, [])
             span = array_member_span(self.path, self.array_key)
             if span is None:  # another layout: the whole document at once
-                return self._piece(data, memoryview(data), 0, [], -1, self.top_fields, whole=True)
+                return self._document(data)
             start, end = span
-            emptied = b"".join((data[: start + 1], b"]", data[end:]))
-            problem = self._piece(emptied, emptied, 0, [], -1, self.top_fields, whole=True)
-            if problem is not None:
-                return problem
-            return self._array(data, start, end, [self.array_key])
+            problem = self._document(b"".join((data[: start + 1], b"]", data[end:])))  # the big array emptied
+            return problem or self._array(data, start, end, [self.array_key])
 
-    def _piece(self, data: Any, piece: Any, start: int, path: list[int | str], stop_depth: int,
-               fields: dict[str, Any] | None, *, whole: bool) -> gojson.JSONInputError | None:  # fmt: skip
+    def _document(self, data: Any) -> gojson.JSONInputError | None:
         """Check one whole document (a small one, or the document around its big array)."""
         try:
-            if fields is not None:
-                self._check_keys(_KEYED.decode(piece), fields)
-            else:
-                _ANY.decode(piece)
+            with memoryview(data) as view:
+                if self.top_fields is not None:
+                    self._check_keys(_KEYED.decode(view), self.top_fields)
+                else:
+                    _ANY.decode(view)
             return None
         except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
-            problem, _ = gojson.syntax_problem(data, start, path, stop_depth)
-            if problem is None and fields is not None:  # (not an object, or deep: Go's decoding decides)
+            problem, _ = gojson.syntax_problem(data)
+            if problem is None and self.top_fields is not None:  # (not an object, or deep: Go's decoding decides)
                 self.folded_keys = True
             return problem
 
