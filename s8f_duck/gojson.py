@@ -14,6 +14,7 @@ import codecs
 import json
 import re
 import sys
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -267,31 +268,40 @@ def _convert(value: Any, schema: Any, path: list[int | str]) -> Any:
     return out
 
 
+_RAISED_LIMIT = threading.Lock()  # one deep document at a time goes past Python's recursion limit
+
+
+def _decode(text: str, schema: Any) -> Any:
+    return _convert(json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant), schema, [])
+
+
 def loads(data: bytes | str, schema: Any = ANY) -> Any:
     """Decode JSON as Go does; raise JSONInputError where Go would refuse the bytes (or
     where this project refuses what Go would read by its struct types)."""
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     text = data if isinstance(data, str) else data.decode("utf-8", errors="s8f_go_replace")
-    limit = sys.getrecursionlimit()
     try:
-        try:
-            if text.startswith("\ufeff"):
-                raise json.JSONDecodeError("byte-order mark", text, 0)
-            pairs = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
-        except (json.JSONDecodeError, JSONInputError, RecursionError) as exc:
-            # the exact syntax, token by token: where Go stops, or that it goes on (deeper
-            # than Python's recursion limit but within Go's nesting limit)
-            problem, _ = syntax_problem(raw)
-            if problem is not None:
-                raise problem from None
-            if not isinstance(exc, RecursionError):
-                raise JSONInputError(str(exc)) from None
-            sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH + 1000))
-            pairs = json.loads(text, object_pairs_hook=_Pairs, parse_constant=_reject_constant)
+        if text.startswith("\ufeff"):
+            raise json.JSONDecodeError("byte-order mark", text, 0)
+        return _decode(text, schema)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        # the exact syntax, token by token: where Go stops, or that it goes on (deeper
+        # than Python's recursion limit but within Go's nesting limit)
+        problem, _ = syntax_problem(raw)
+        if problem is not None:
+            raise problem from None
+        if not isinstance(exc, RecursionError):
+            raise JSONInputError(str(exc)) from None
+    except JSONInputError as exc:
+        problem, _ = syntax_problem(raw) if exc.syntax else (None, 0)  # NaN or Infinity: say where
+        raise (problem or exc) from None
+    with _RAISED_LIMIT:
+        limit = sys.getrecursionlimit()
         sys.setrecursionlimit(max(limit, 3 * MAX_DEPTH + 1000))
-        return _convert(pairs, schema, [])
-    finally:
-        sys.setrecursionlimit(limit)
+        try:
+            return _decode(text, schema)
+        finally:
+            sys.setrecursionlimit(limit)
 
 
 def type_name(value: Any) -> str:
