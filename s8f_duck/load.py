@@ -1,15 +1,20 @@
 """Input files into DuckDB tables; the checks and the typing are the SQL under sql/raw,
 sql/public and sql/bundle.
 
-JSON is read by DuckDB's own reader. Where it refuses the bytes (invalid UTF-8, a lone
-UTF-16 surrogate, not JSON at all) or where Go would read them differently (a repeated
-key: Go keeps the last value), the file is decoded in Python exactly as Go does
-(gojson.loads) and put into the same table, so every rule still runs in SQL.
+JSON is read by DuckDB's own reader, with keys matched in any ASCII letter case as Go
+matches them. Where it refuses the bytes (invalid UTF-8, a lone UTF-16 surrogate, not
+JSON at all) or where Go would read them differently (a repeated key: Go keeps the last
+value; a key that Go's Unicode folding takes for a field, such as `cloſedAt`), the file
+is decoded in Python exactly as Go does (gojson.loads) and put into the same table, so
+every rule still runs in SQL. Meanwhile strictness.StrictCheck checks that the file is
+JSON as Go reads it, which DuckDB's reader does not (it takes NaN, trailing commas, a
+byte-order mark): its verdict comes before any other.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,9 +23,11 @@ import duckdb
 
 from . import gojson
 from .errors import UnusableInput
+from .gojson import ANY, MAP, list_of, struct
 from .scratch import scratch_directory
 from .split import array_member_span, array_parts, copy_range
 from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
+from .strictness import StrictCheck
 
 RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")
 PUBLIC_STEPS = (
@@ -43,16 +50,53 @@ BUNDLE_STEPS = (
 BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDLE_STEPS[1], *BUNDLE_STEPS[4:]))
 
 
-def read_json_file(path: Path) -> Any:
-    """A JSON file decoded as Go decodes it; UnusableInput names the file."""
+# The Go structs the reference decodes each input into (gojson.loads matches keys to them).
+RAW_SCHEMA = list_of(struct(
+    number=ANY, title=ANY, body=ANY, state=ANY, labels=list_of(struct(name=ANY)),
+    createdAt=ANY, updatedAt=ANY, closedAt=ANY, url=ANY,
+))  # fmt: skip
+PUBLIC_RECORD = struct(
+    id=ANY, split=ANY, number=ANY, title=ANY, body=ANY, created_at=ANY, updated_at=ANY, url=ANY, state=ANY,
+    labels=ANY, closed_at=ANY, title_sha256=ANY, body_sha256=ANY,
+)  # fmt: skip
+PUBLIC_SCHEMA = struct(schema=ANY, source=ANY, frozen_at=ANY, records=list_of(PUBLIC_RECORD))
+BUNDLE_ANSWER = struct(
+    id=ANY, split=ANY, state=ANY, labels=ANY, references=ANY, duplicate_targets=ANY, scope_contradictions=ANY
+)
+BUNDLE_AGGREGATES = struct(
+    state_counts=MAP, label_counts=MAP, newest_issue_ids=ANY, most_recently_updated_issue_ids=ANY
+)
+BUNDLE_SCHEMA = struct(schema=ANY, corpus_sha256=ANY, answers=list_of(BUNDLE_ANSWER), aggregates=BUNDLE_AGGREGATES)
+
+
+def _unusable(path: Path, exc: gojson.JSONInputError, *, records: bool = False) -> UnusableInput:
+    """A JSON problem as one line naming the file and the place (`record N` in a dump)."""
+    place = gojson.format_path(exc.path)
+    if records and exc.path and isinstance(exc.path[0], int):
+        rest = gojson.format_path(exc.path[1:])
+        place = f"record {exc.path[0]}" + (f", field '{rest}'" if rest else "")
+    head = f"{place}: " if place else ""
+    tail = f" ({exc.where})" if exc.where else ""
+    return UnusableInput(f"{path}: {head}{'not JSON: ' if exc.syntax else ''}{exc.reason}{tail}")
+
+
+def read_json_file(path: Path, schema: Any = ANY, *, records: bool = False) -> Any:
+    """A JSON file decoded as Go decodes it (into `schema`); UnusableInput names the file."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
     try:
-        return gojson.loads(data)
+        return gojson.loads(data, schema)
     except gojson.JSONInputError as exc:
-        raise UnusableInput(f"{path}: {exc}") from None
+        raise _unusable(path, exc, records=records) from None
+
+
+def _raise_strict(check: StrictCheck | None, path: Path, *, records: bool = False) -> None:
+    """Go's decoder checks the whole syntax before anything else: so does this."""
+    problem = check.problem() if check is not None else None
+    if problem is not None:
+        raise _unusable(path, problem, records=records)
 
 
 def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | None = None) -> bool:
@@ -63,7 +107,7 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | No
     con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
     try:
         run_steps(con, [step] if check is None else [step, check])
-    except duckdb.Error:
+    except (duckdb.Error, UnicodeError):  # (DuckDB's message may quote bytes that are not UTF-8)
         return False
     return check is None or not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
 
@@ -104,8 +148,11 @@ def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str)
 DOCUMENT_MEMORY_FACTOR = 12  # DuckDB needs about this many bytes of memory per byte of one JSON document
 
 
-def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check: str | None = None) -> None:
-    """`{kind}_document`: the file's top-level fields, by DuckDB or else as Go decodes it.
+def _read_document(
+    con: duckdb.DuckDBPyConnection, path: Path, kind: str, check: str | None, schema: Any, go_decoding: bool = False
+) -> None:
+    """`{kind}_document`: the file's top-level fields, by DuckDB or else (or with
+    go_decoding) as Go decodes it into `schema`.
 
     A JSON document is parsed whole, so for a large one the memory limit is raised for
     the read (to about 4 GB for a 100,000-record public corpus) and then restored."""
@@ -115,8 +162,8 @@ def _read_document(con: duckdb.DuckDBPyConnection, path: Path, kind: str, check:
     try:
         if raise_limit:
             con.execute(f"SET memory_limit = '{needed_mb}MB'")
-        if not _read(con, path, f"{kind}/{kind}_document", check):
-            _fill(con, "document_json", [(0, read_json_file(path))])
+        if go_decoding or not _read(con, path, f"{kind}/{kind}_document", check):
+            _fill(con, "document_json", [(0, read_json_file(path, schema))])
             run_steps(con, [f"{kind}/decoded/{kind}_document"])
             con.execute("DROP TABLE document_json")
     finally:
@@ -134,14 +181,17 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     if not path.is_file():
         raise UnusableInput(f"{path}: cannot read: no such file")
     con.execute("SET VARIABLE min_records = ?", [min_records])
+    strict = StrictCheck(path)  # beside DuckDB's read
     with scratch_directory("s8f-duck-raw-") as scratch:
         parts = array_parts(path, 0, path.stat().st_size, scratch, _threads(con))
-        read = _read_raw(con, path, parts, numbered=False) and not _has_rows(con, "raw_problems")
+        read = _read_raw(con, path, parts, numbered=False)
+        _raise_strict(strict, path, records=True)
+        read = read and not _has_rows(con, "raw_problems")
     if not read:  # read again, numbered: the rows' positions name the problems
         _read_raw(con, path, [path], numbered=True)
         _raise_first_problem(con, path, "raw_problems")
-    con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
-    con.execute("ALTER TABLE raw_issues DROP COLUMN record")
+    for column in ("problems", "record", "folded_key"):
+        con.execute(f"ALTER TABLE raw_issues DROP COLUMN {column}")
     drop(con, "raw_problems", "raw_fields", "raw_values")
 
 
@@ -152,11 +202,14 @@ def _read_raw(con: duckdb.DuckDBPyConnection, path: Path, parts: list[Path], *, 
     con.execute("SET VARIABLE input_path = ?", [[str(part) for part in parts]])
     try:
         run_steps(con, ["raw/raw_fields" if numbered else "raw/parts/raw_fields", RAW_STEPS[1]])
-    except duckdb.Error:  # refused by DuckDB's reader, or read otherwise by Go
+        go_decoding = bool(con.execute("SELECT bool_or(folded_key) FROM raw_issues").fetchall()[0][0])
+    except (duckdb.Error, UnicodeError):  # refused by DuckDB's reader, or read otherwise by Go
+        go_decoding = True
+    if go_decoding:  # (or a key that Go's Unicode folding takes for a field)
         drop(con, "raw_fields", "raw_issues")
         if not numbered:
             return False
-        values = read_json_file(path)
+        values = read_json_file(path, RAW_SCHEMA, records=True)
         if not isinstance(values, list):
             raise UnusableInput(f"{path}: expected a JSON array of issues, got {gojson.type_name(values)}") from None
         _fill(con, "raw_values", list(enumerate(values)))
@@ -197,7 +250,7 @@ def _read_split(
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
             try:
                 run_steps(con, [f"{kind}/split/{items}", *then])
-            except duckdb.Error:
+            except (duckdb.Error, UnicodeError):
                 read = False
     if not read:
         drop(con, f"{kind}_document", f"{kind}_decoding", items)
@@ -208,10 +261,12 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
     returns its header fields (schema, source, frozen_at, records)."""
     run_steps(con, ["macros"])
+    strict = StrictCheck(path, "records") if path.is_file() else None  # beside DuckDB's read
     read = _read_split(con, path, "public", "records", "public_records", _threads(con), PUBLIC_STEPS[1:3])
+    _raise_strict(strict, path)
     if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
         drop(con, "public_records")
-        _read_document(con, path, "public", "public/public_decoding")
+        _read_document(con, path, "public", "public/public_decoding", PUBLIC_SCHEMA)
         run_steps(con, PUBLIC_STEPS[:3])
         _raise_first_problem(con, path, "public_problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
@@ -219,7 +274,27 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     run_steps(con, PUBLIC_STEPS[3:])
     con.execute("CREATE OR REPLACE TABLE redactions (rule BIGINT, pattern VARCHAR, literal VARCHAR)")  # none: the text is scrubbed
     drop(con, "public_document", "public_decoding", "public_records", "public_problems")
-    return rows(con, "SELECT * FROM public_header")[0]
+    header = rows(con, "SELECT * FROM public_header")[0]
+    if "\ufffd" in (header["source"] or ""):
+        header["source"] = _source_as_written(path, header["source"])
+    return header
+
+
+_HEAD_SOURCE = re.compile(rb'\A\{\s*"schema":\s*"(?:[^"\\]|\\.)*",\s*"source":\s*("(?:[^"\\]|\\.)*")')
+_ESCAPED_REPLACEMENT = re.compile(r"(\\\\)|\\u[fF]{3}[dD]")
+
+
+def _source_as_written(path: Path, decoded: str) -> str:
+    """The corpus source, with each U+FFFD that the file writes as the escape `\\ufffd`
+    (as Go writes an invalid UTF-8 byte of the source) kept apart from a U+FFFD written as
+    itself: as a lone surrogate, which gojson.encode_string writes as `\\ufffd` again. So
+    a corpus frozen from a source that was not UTF-8 re-derives to its own bytes."""
+    with open(path, "rb") as f:
+        found = _HEAD_SOURCE.match(f.read(1 << 20))
+    if found is None:
+        return decoded
+    token = found.group(1).decode("utf-8", errors="s8f_go_replace")
+    return json.loads(_ESCAPED_REPLACEMENT.sub(lambda m: m.group(1) or "\\udcff", token))
 
 
 def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:
@@ -227,8 +302,14 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
     returns the corpus digest it is bound to."""
     run_steps(con, ["macros"])
-    if not _read_split(con, path, "bundle", "answers", "bundle_items", 1):  # 1: positions count in grading
-        _read_document(con, path, "bundle", "bundle/bundle_decoding")
+    # beside DuckDB's read: the syntax, and keys that Go's Unicode folding takes for fields
+    strict = StrictCheck(path, "answers", BUNDLE_ANSWER, BUNDLE_SCHEMA) if path.is_file() else None
+    read = _read_split(con, path, "bundle", "answers", "bundle_items", 1)  # 1: positions count in grading
+    _raise_strict(strict, path)
+    folded = strict is not None and strict.folded_keys
+    if not read or folded:
+        drop(con, "bundle_document", "bundle_decoding", "bundle_items")
+        _read_document(con, path, "bundle", "bundle/bundle_decoding", BUNDLE_SCHEMA, go_decoding=folded)
         run_steps(con, BUNDLE_STEPS[:1])
     run_steps(con, BUNDLE_STEPS[1:3])
     _raise_first_problem(con, path, "bundle_problems")

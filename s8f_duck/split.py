@@ -8,6 +8,7 @@ original file instead whenever it refuses a part.
 
 from __future__ import annotations
 
+import mmap
 import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -52,6 +53,21 @@ def copy_range(source: Path, target: Path, start: int, end: int, prefix: bytes =
             dst.write(block)
             offset += len(block)
         dst.write(suffix)
+
+
+def element_cuts(f: BinaryIO | mmap.mmap, start: int, end: int, every: int) -> list[int]:
+    """Candidate cuts between the elements of the JSON array at bytes [start, end) of f,
+    about `every` bytes apart (each the offset of a ',', see _separator_near)."""
+    cuts: list[int] = []
+    target = start + every
+    while target < end - every // 4:
+        cut = _separator_near(f, target, end)
+        if cut is not None:
+            cuts.append(cut)
+            target = cut + every
+        else:
+            target += every
+    return cuts
 
 
 PART_MIN_BYTES = 8 * 2**20  # an array smaller than this is read as one part

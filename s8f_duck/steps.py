@@ -321,6 +321,15 @@ RUN_BESIDE: dict[str, tuple[str, ...]] = {
 }
 
 
+# Top-ten tables that the emulation of Go's unstable sort settles after their SQL step,
+# when ties reach the first ten (the step's variable `{table}_tied`): table -> the column
+# prefix of the instant it orders by (gosort.settle_ties).
+SETTLED_BY_GO_SORT: dict[str, str] = {
+    "facts/newest_issue_ids": "created",
+    "facts/most_recently_updated_issue_ids": "updated",
+}
+
+
 def run_steps(
     con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
 ) -> None:
@@ -343,6 +352,10 @@ def run_steps(
             if progress:
                 progress.step(step)
             con.execute(sql_path(step).read_text(encoding="utf-8"))
+            if step in SETTLED_BY_GO_SORT:
+                from . import gosort
+
+                gosort.settle_ties(con, Path(step).name, SETTLED_BY_GO_SORT[step])
 
 
 def create_table(

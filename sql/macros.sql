@@ -14,6 +14,14 @@ CREATE OR REPLACE MACRO split_of(component) AS (
 -- s8f_graded_split to tune or train, for tuning with full feedback on those records.
 CREATE OR REPLACE MACRO graded_split() AS coalesce(getvariable('s8f_graded_split'), 'test');
 
+-- A state upper-cased as Go's strings.ToUpper does it: Unicode simple case
+-- mapping, which is DuckDB's upper() but for one letter: upper() makes ß (U+00DF) the
+-- capital ẞ (U+1E9E), which Go leaves as it is (checked over every code point against
+-- the simple mappings of Unicode 14).
+CREATE OR REPLACE MACRO go_upper(s) AS
+    CASE WHEN contains(s, 'ß') THEN array_to_string(list_transform(string_split(s, 'ß'), lambda p: upper(p)), 'ß')
+        ELSE upper(s) END;
+
 -- SPEC §6: a record's id.
 CREATE OR REPLACE MACRO issue_id(number) AS 'issue-' || CAST(number AS VARCHAR);
 -- The number an id ends with (NULL for none), for ordering records the way files do.

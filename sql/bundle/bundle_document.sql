@@ -19,5 +19,6 @@ FROM read_json(
         'answers': 'STRUCT(id JSON, split JSON, state JSON, labels JSON, "references" JSON,
                            duplicate_targets JSON, scope_contradictions JSON)[]'
     },
-    maximum_object_size = getvariable('max_object_size')
+    maximum_object_size = getvariable('max_object_size'),
+    case_insensitive_keys = true
 );

@@ -1,4 +1,4 @@
--- SPEC §6 answer bundle, one row per record by number: state upper-cased, labels sorted
+-- SPEC §6 answer bundle, one row per record by number: state (upper-cased as it was read), labels sorted
 -- by byte order (DuckDB compares strings bytewise), facts distinct and ascending.
 CREATE OR REPLACE TABLE answers AS
 WITH
@@ -9,7 +9,7 @@ SELECT
     issue_id(issue.number) AS id,
     splits.split,
     issue.number,
-    upper(issue.state) AS state,
+    issue.state,  -- upper-cased as it was read (go_upper)
     coalesce(label_lists.labels, []) AS labels,
     coalesce(label_lists.labels_json, '[]') AS labels_json,
     coalesce(reference_lists.refs, []) AS "references",

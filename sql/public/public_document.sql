@@ -17,5 +17,6 @@ FROM read_json(
         'records': 'STRUCT(id JSON, split JSON, number JSON, title JSON, body JSON, created_at JSON, updated_at JSON,
                            url JSON, state JSON, labels JSON, closed_at JSON, title_sha256 JSON, body_sha256 JSON)[]'
     },
-    maximum_object_size = getvariable('max_object_size')
+    maximum_object_size = getvariable('max_object_size'),
+    case_insensitive_keys = true
 );

@@ -16,7 +16,7 @@ WITH fields AS (
         CASE WHEN kind = 'OBJECT' AND json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
         title,
         body,
-        state->>'$' AS state,
+        go_upper(state->>'$') AS state,
         url->>'$' AS url,
         rfc3339(created_parts) AS created,
         rfc3339(updated_parts) AS updated,

@@ -6,7 +6,8 @@
 -- of a record with problems are never used, but must not fail the statement.) A record
 -- whose fields pass the `fine` test, which implies every check below, has no problem:
 -- only the others build the list (the typing of 1,000,000 issues: 12.1 CPU-seconds, not 13.7).
--- Timestamps are kept as Go writes them back, with their instant for ordering; a null body
+-- The state is upper-cased as Go's strings.ToUpper does it (go_upper), for the public
+-- corpus as for the answers. Timestamps are kept as Go writes them back, with their instant for ordering; a null body
 -- is empty; label_names keeps the label objects' names in input order (a null label or a
 -- missing / null name is an empty name, dropped later in labels.sql).
 CREATE OR REPLACE TABLE raw_issues AS
@@ -14,11 +15,11 @@ WITH fields AS (
     SELECT
         record, kind, number AS number_json, title_kind, body_kind, state AS state_json,
         url AS url_json, labels AS labels_json, created_at AS created_json, updated_at AS updated_json,
-        closed_at AS closed_json,
+        closed_at AS closed_json, folded_key,
         CASE WHEN json_is_int64(number) THEN TRY_CAST(number->>'$' AS BIGINT) END AS number,
         title,
         coalesce(body, '') AS body,
-        state->>'$' AS state,
+        go_upper(state->>'$') AS state,
         url->>'$' AS url,
         rfc3339(created_parts) AS created,
         rfc3339(updated_parts) AS updated,
@@ -48,7 +49,7 @@ checked AS (
     FROM fields
 )
 SELECT
-    record, number, title, body, state, url,
+    record, number, title, body, state, url, folded_key,
     created.text AS created_at, created.epoch_s AS created_epoch_s, created.nanos AS created_nanos,
     updated.text AS updated_at, updated.epoch_s AS updated_epoch_s, updated.nanos AS updated_nanos,
     closed.text AS closed_at,

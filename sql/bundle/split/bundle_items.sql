@@ -15,5 +15,6 @@ FROM read_json(
         'id': 'JSON', 'split': 'JSON', 'state': 'JSON', 'labels': 'JSON', 'references': 'JSON',
         'duplicate_targets': 'JSON', 'scope_contradictions': 'JSON'
     },
-    maximum_object_size = 268435456
+    maximum_object_size = 268435456,
+    case_insensitive_keys = true
 ) WITH ORDINALITY;

@@ -19,5 +19,6 @@ FROM read_json(
         'updated_at': 'JSON', 'url': 'JSON', 'state': 'JSON', 'labels': 'JSON', 'closed_at': 'JSON',
         'title_sha256': 'JSON', 'body_sha256': 'JSON'
     },
-    maximum_object_size = 268435456
+    maximum_object_size = 268435456,
+    case_insensitive_keys = true
 );

@@ -5,5 +5,6 @@ SELECT
     record, json_type(j) AS kind, j->'number' AS number, j->>'title' AS title, json_kind(j->'title') AS title_kind,
     j->>'body' AS body, json_kind(j->'body') AS body_kind,
     j->'state' AS state, j->'url' AS url, j->'labels' AS labels,
-    j->'createdAt' AS created_at, j->'updatedAt' AS updated_at, j->'closedAt' AS closed_at
+    j->'createdAt' AS created_at, j->'updatedAt' AS updated_at, j->'closedAt' AS closed_at,
+    false AS folded_key  -- (gojson matched the keys as Go does)
 FROM raw_values;
