@@ -7,7 +7,7 @@ Usage::
 
 Copy ``c`` (0-based) renumbers every issue to ``number + 10000*c`` (and the
 ``/issues/<number>`` suffix of its ``url``), rewrites every in-corpus ``#<n>``
-reference in title and body (SPEC §3 reference rule) to ``#<n + 10000*c>``,
+reference in title and body (docs/format.md §3 reference rule) to ``#<n + 10000*c>``,
 appends ``" [copy c]"`` to the title and ``"\\n\\n[copy c]"`` to the body
 (c >= 1 only), and shifts ``createdAt`` / ``updatedAt`` / ``closedAt`` by
 ``c`` microseconds, keeping each timestamp's own offset. Copy 0 is the input
@@ -32,11 +32,11 @@ STRIDE = 10000
 """Issue-number offset between consecutive copies."""
 
 MAX_REF = 9_999_999
-"""Largest value a SPEC §3 reference can carry (``[0-9]{1,7}``)."""
+"""Largest value a docs/format.md §3 reference can carry (``[0-9]{1,7}``)."""
 
 TIMESTAMP_KEYS = ("createdAt", "updatedAt", "closedAt")
 
-# SPEC §3: (?i)(?:^|[^[:alnum:]_])#([0-9]{1,7})\b with ASCII [[:alnum:]] / \b,
+# docs/format.md §3: (?i)(?:^|[^[:alnum:]_])#([0-9]{1,7})\b with ASCII [[:alnum:]] / \b,
 # ^ = start of the whole text, leftmost-first, non-overlapping. The prefix
 # character is a lookbehind here; this is equivalent because a match always
 # ends on a digit, so the prefix of the next match is never inside it.
@@ -59,7 +59,7 @@ class ScaleError(Exception):
 
 
 def find_references(text: str) -> list[int]:
-    """Return the SPEC §3 reference values in ``text`` in order of occurrence."""
+    """Return the docs/format.md §3 reference values in ``text`` in order of occurrence."""
     return [int(m.group(1)) for m in REF_RE.finditer(text)]
 
 

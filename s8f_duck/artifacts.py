@@ -1,4 +1,4 @@
-"""The three artifacts written byte for byte from the freeze tables (SPEC §6).
+"""The three artifacts written byte for byte from the freeze tables (docs/format.md §6).
 
 Every file is written to a temporary path beside its destination and only renamed into
 place by `Outputs.commit` (commit.py), so a failed command leaves existing files untouched.

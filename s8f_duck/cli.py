@@ -1,6 +1,6 @@
 """The `s8f-duck` command line: parses arguments, calls one function, maps errors to exits.
 
-Exit status (SPEC §10): 0 success; 1 a verdict against the input (quality floor missed,
+Exit status (docs/format.md §10): 0 success; 1 a verdict against the input (quality floor missed,
 verification or leak check failed); 2 unusable input, environment or usage, named on
 stderr; 3 a bug in s8f-duck (failures.py); 128 + the signal's number when stopped by
 SIGINT, SIGTERM or SIGHUP (interrupts.py).
@@ -159,7 +159,7 @@ def grade(
         ),
     ] = Split.test,
 ) -> None:
-    """Grade a submission fact by fact against the held-out test answers (SPEC §8).
+    """Grade a submission fact by fact against the held-out test answers (docs/format.md §8).
 
     Exit 0 when quality passes (every test record exact, no aggregate or citation
     error); 1 when it does not, or when the submission is bound to another corpus; 2

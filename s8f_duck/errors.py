@@ -1,4 +1,4 @@
-"""The two ways a command fails, mapped to exit codes by the CLI (SPEC §10)."""
+"""The two ways a command fails, mapped to exit codes by the CLI (docs/format.md §10)."""
 
 from __future__ import annotations
 

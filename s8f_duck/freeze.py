@@ -1,4 +1,4 @@
-"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (SPEC §1-§6).
+"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (docs/format.md §1-§6).
 
 The raw dump may also be in GitHub's REST form, or gzip-compressed (input_forms.py)."""
 
@@ -46,7 +46,7 @@ class FreezeResult:
 
 
 def load_redactions(path: Path) -> list[str]:
-    """The redaction map: a JSON array of RE2 patterns, applied in order (SPEC §2)."""
+    """The redaction map: a JSON array of RE2 patterns, applied in order (docs/format.md §2)."""
     patterns = read_json_file(path)
     if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
         raise UnusableInput(f"{path}: expected a JSON array of non-empty pattern strings")

@@ -1,4 +1,4 @@
-"""JSON read and written the way Go's encoding/json does it (SPEC §1, §6).
+"""JSON read and written the way Go's encoding/json does it (docs/format.md §1, §6).
 
 Reading: strict JSON as Go's decoder takes it (no byte-order mark, NaN, Infinity,
 trailing comma, whitespace other than space, tab, CR and LF, nor nesting deeper than

@@ -1,4 +1,4 @@
-"""Grading a submission against an answer bundle (SPEC §8): load, then run sql/grade/."""
+"""Grading a submission against an answer bundle (docs/format.md §8): load, then run sql/grade/."""
 
 from __future__ import annotations
 

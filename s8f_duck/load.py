@@ -176,7 +176,7 @@ def _threads(con: duckdb.DuckDBPyConnection) -> int:
 
 
 def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> None:
-    """SPEC §1: check a raw dump and load `raw_issues`."""
+    """docs/format.md §1: check a raw dump and load `raw_issues`."""
     run_steps(con, ["macros"])
     if not path.is_file():
         raise UnusableInput(f"{path}: cannot read: no such file")

@@ -80,8 +80,8 @@ def load_rest(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> i
         "SELECT coalesce(last_value, 0) FROM duckdb_sequences() "
         "WHERE sequence_name = 'pull_requests_dropped' AND schema_name = current_schema()"
     ).fetchall()[0]
-    con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
-    con.execute("ALTER TABLE raw_issues DROP COLUMN record")
+    for column in ("problems", "record", "folded_key"):  # as load.load_raw leaves raw_issues
+        con.execute(f"ALTER TABLE raw_issues DROP COLUMN {column}")
     drop(con, "raw_problems", "raw_fields", "rest_objects", "raw_values")
     con.execute("DROP SEQUENCE pull_requests_dropped")
     return int(dropped)

@@ -1,4 +1,4 @@
-"""`s8f-duck verify` (SPEC §9): the reference's checks, then a full re-derivation.
+"""`s8f-duck verify` (docs/format.md §9): the reference's checks, then a full re-derivation.
 
 The public corpus is fed back through the freeze pipeline, scrubbed again with the
 redaction map (text that is scrubbed holds no match of it, so nothing changes); the

@@ -1,6 +1,6 @@
 -- Shared macros, created before any other step.
 
--- SPEC §4: a component's split. h = SHA-256 of the component key (its smallest issue
+-- docs/format.md §4: a component's split. h = SHA-256 of the component key (its smallest issue
 -- number) in decimal ASCII; bucket = first byte of h mod 10: 0-1 train, 2-3 tune, 4-9 test.
 CREATE OR REPLACE MACRO split_of(component) AS (
     CASE (('0x' || left(sha256(CAST(component AS VARCHAR)), 2))::INTEGER % 10)
@@ -22,12 +22,12 @@ CREATE OR REPLACE MACRO go_upper(s) AS
     CASE WHEN contains(s, 'ß') THEN array_to_string(list_transform(string_split(s, 'ß'), lambda p: upper(p)), 'ß')
         ELSE upper(s) END;
 
--- SPEC §6: a record's id.
+-- docs/format.md §6: a record's id.
 CREATE OR REPLACE MACRO issue_id(number) AS 'issue-' || CAST(number AS VARCHAR);
 -- The number an id ends with (NULL for none), for ordering records the way files do.
 CREATE OR REPLACE MACRO id_number(id) AS TRY_CAST(regexp_extract(id, '[0-9]+$') AS BIGINT);
 
--- SPEC §3: issue numbers cited in a text, as RE2 regexp group 1 matches (digits kept
+-- docs/format.md §3: issue numbers cited in a text, as RE2 regexp group 1 matches (digits kept
 -- when the integer is > 0; the callers make them distinct and sorted).
 CREATE OR REPLACE MACRO cited_numbers(text, pattern) AS (
     list_filter(
@@ -36,12 +36,12 @@ CREATE OR REPLACE MACRO cited_numbers(text, pattern) AS (
     )
 );
 
--- SPEC §8: of the answers in a table that repeat an id, the last copy is the one compared.
+-- docs/format.md §8: of the answers in a table that repeat an id, the last copy is the one compared.
 CREATE OR REPLACE MACRO last_copies(answer_table) AS TABLE
     SELECT * FROM query_table(answer_table)
     WHERE pos IN (SELECT max(pos) FROM query_table(answer_table) GROUP BY id);
 
--- SPEC §8: the facts of each answer in a table of answers, as a set of (id, slice, fact).
+-- docs/format.md §8: the facts of each answer in a table of answers, as a set of (id, slice, fact).
 CREATE OR REPLACE MACRO answer_facts(answer_table) AS TABLE
     SELECT id, 'state' AS slice, 'state:' || state AS fact FROM query_table(answer_table)
     UNION SELECT id, 'labels', 'label:' || unnest(labels) FROM query_table(answer_table)
@@ -80,7 +80,7 @@ CREATE OR REPLACE MACRO text_kind(t) AS
             AND json_valid(t) THEN NULL
         ELSE 'string' END;
 
--- SPEC §7/§8: how an answer is named in messages: its position, and its id if it has one.
+-- docs/format.md §7/§8: how an answer is named in messages: its position, and its id if it has one.
 CREATE OR REPLACE MACRO answer_place(pos, id) AS
     'answers[' || pos || ']' || CASE WHEN json_is_string(id) AND (id->>'$') <> ''
         THEN ' (id ''' || (id->>'$') || ''')' ELSE '' END;
@@ -99,7 +99,7 @@ CREATE OR REPLACE MACRO json_surely_label_list(v) AS coalesce(regexp_full_match(
 CREATE OR REPLACE MACRO json_has_duplicate_keys(v) AS
     coalesce(json_type(v) = 'OBJECT' AND len(json_keys(v)) <> len(list_distinct(json_keys(v))), false);
 
--- SPEC §7/§8: what is wrong with a list field (value) of an answer or the aggregates, as
+-- docs/format.md §7/§8: what is wrong with a list field (value) of an answer or the aggregates, as
 -- {o: check order, p: message} items: not an array (null is the empty list), or an
 -- element that is neither null nor of the element type ('string' or 'integer'). items is
 -- value cast to JSON[] when it is an array, computed once by the caller.
@@ -114,7 +114,7 @@ CREATE OR REPLACE MACRO list_problems(o, place, value, items, element) AS
             END), []), lambda c: c IS NOT NULL)
     END;
 
--- SPEC §1/§6 timestamps, as Go's strict RFC 3339 parser reads them:
+-- docs/format.md §1/§6 timestamps, as Go's strict RFC 3339 parser reads them:
 -- YYYY-MM-DDTHH:MM:SS[.digits](Z|+hh:mm|-hh:mm), day checked against the month, fraction
 -- digits past the ninth dropped. rfc3339 returns NULL for anything else; otherwise the
 -- text Go writes back (own offset, Z for zero, trailing fraction zeros trimmed) and the
@@ -153,7 +153,7 @@ CREATE OR REPLACE MACRO rfc3339(p) AS
     } END;
 
 
--- SPEC §6: a string as Go's encoding/json writes it. DuckDB's to_json escapes like Go
+-- docs/format.md §6: a string as Go's encoding/json writes it. DuckDB's to_json escapes like Go
 -- but for three differences: Go also escapes < > & (handled by replace), writes \u00XX in
 -- lower-case hex, and escapes U+2028 / U+2029. Strings where the last two can matter (a
 -- \u escape or a line / paragraph separator in the output) are rare and are encoded one
@@ -182,7 +182,7 @@ CREATE OR REPLACE MACRO go_json(s) AS
 -- construction.
 CREATE OR REPLACE MACRO go_json_plain(s) AS CASE WHEN s IS NULL THEN 'null' ELSE '"' || s || '"' END;
 
--- SPEC §6: already-encoded JSON values (or "key": value members) laid out by MarshalIndent
+-- docs/format.md §6: already-encoded JSON values (or "key": value members) laid out by MarshalIndent
 -- between the brackets at the given indent ('[]' / '{}' when empty).
 CREATE OR REPLACE MACRO go_json_block(items, indent, open, close) AS
     CASE WHEN len(items) = 0 THEN open || close
@@ -192,7 +192,7 @@ CREATE OR REPLACE MACRO go_json_block(items, indent, open, close) AS
 CREATE OR REPLACE MACRO go_json_list(items, indent) AS go_json_block(items, indent, '[', ']');
 CREATE OR REPLACE MACRO go_json_map(items, indent) AS go_json_block(items, indent, '{', '}');
 
--- SPEC §1: what is wrong with a timestamp field, as {o: check order, p: message} (NULL
+-- docs/format.md §1: what is wrong with a timestamp field, as {o: check order, p: message} (NULL
 -- when nothing is); parsed is rfc3339 of the value's text, computed once by the caller.
 CREATE OR REPLACE MACRO timestamp_problem(o, field, value, parsed, nullable) AS
     CASE
@@ -204,7 +204,7 @@ CREATE OR REPLACE MACRO timestamp_problem(o, field, value, parsed, nullable) AS
     END;
 
 
--- SPEC §2 (scrub_passes.sql): an ASCII literal as an RE2 pattern matching it in any ASCII
+-- docs/format.md §2 (scrub_passes.sql): an ASCII literal as an RE2 pattern matching it in any ASCII
 -- case, each letter as a class ([sS]): RE2 skips ahead fast to those, not to (?i).
 CREATE OR REPLACE MACRO scrub_class_pattern(literal) AS
     array_to_string(list_transform(string_split(literal, ''), lambda c:
@@ -212,7 +212,7 @@ CREATE OR REPLACE MACRO scrub_class_pattern(literal) AS
             WHEN contains('\.+*?()|[]{}^$', c) THEN '\' || c
             ELSE c
         END), '');
--- SPEC §2: what the redaction map puts in place of each match, and whether a record's
+-- docs/format.md §2: what the redaction map puts in place of each match, and whether a record's
 -- title or body holds it (report_counts counts those records as scrubbed).
 CREATE OR REPLACE MACRO scrub_mark() AS '[redacted:public-corpus]';
 CREATE OR REPLACE MACRO holds_scrub_mark(title, body) AS

@@ -1,4 +1,4 @@
-"""SPEC §1: every unusable dump exits 2, names the record, and writes nothing."""
+"""docs/format.md §1: every unusable dump exits 2, names the record, and writes nothing."""
 
 from __future__ import annotations
 

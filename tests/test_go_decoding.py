@@ -1,5 +1,5 @@
 """Inputs that DuckDB's JSON reader refuses or reads differently from Go: the loader
-decodes them as Go does (SPEC §1), and every rule still applies."""
+decodes them as Go does (docs/format.md §1), and every rule still applies."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""s8f_duck.gojson: JSON read and written as Go's encoding/json does (SPEC §1, §6)."""
+"""s8f_duck.gojson: JSON read and written as Go's encoding/json does (docs/format.md §1, §6)."""
 
 from __future__ import annotations
 

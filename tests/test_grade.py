@@ -1,4 +1,4 @@
-"""SPEC §8: grading the published S8f answers against perturbed copies of themselves."""
+"""docs/format.md §8: grading the published S8f answers against perturbed copies of themselves."""
 
 from __future__ import annotations
 

@@ -137,7 +137,9 @@ def test_verify_raw_reads_a_rest_dump(tmp_path: Path) -> None:
     result = run_cli("verify", "--public", out / "public.json", "--answers", out / "answers.json",
                      "--report", out / "report.json", "--raw", raw)  # fmt: skip
     assert result.returncode == 0, result.stderr
-    raw.write_text(raw.read_text().replace('"title": "', '"title": "changed ', 1))
+    changed = re.sub(r'"title": ?"', '"title": "changed ', raw.read_text(), count=1)
+    assert changed != raw.read_text()
+    raw.write_text(changed)
     result = run_cli("verify", "--public", out / "public.json", "--answers", out / "answers.json",
                      "--report", out / "report.json", "--raw", raw)  # fmt: skip
     assert result.returncode == 1 and "fresh freeze of" in result.stderr

@@ -1,4 +1,4 @@
-"""The scrub's first scan keeps every text some redaction rule matches (SPEC §2): the
+"""The scrub's first scan keeps every text some redaction rule matches (docs/format.md §2): the
 literal each rule requires is in every match, in some case."""
 
 from __future__ import annotations

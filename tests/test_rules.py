@@ -1,4 +1,4 @@
-"""The rules of SPEC §2-§6, end to end: small dumps frozen by the real CLI, exact results.
+"""The rules of docs/format.md §2-§6, end to end: small dumps frozen by the real CLI, exact results.
 
 Each group of cases shares one frozen dump (a module-scoped fixture) to keep the suite fast.
 """
@@ -23,7 +23,7 @@ def sha256(text: str) -> str:
 
 
 def split_of(key: int) -> str:
-    """SPEC §4: the split of a component whose smallest number is `key`."""
+    """docs/format.md §4: the split of a component whose smallest number is `key`."""
     bucket = hashlib.sha256(str(key).encode("ascii")).digest()[0] % 10
     return "train" if bucket < 2 else "tune" if bucket < 4 else "test"
 

@@ -44,7 +44,7 @@ RAW: list[dict[str, Any]] = [
     {
         "number": 106,
         "title": "#105 first",
-        # the SPEC §3 reference examples, one per line
+        # the docs/format.md §3 reference examples, one per line
         "body": "é#105\nx#106\n#108é\n#109_\n#12345678\n#00110\n##111\n#112#113",
         "state": "CLOSED",
         "labels": [],
@@ -79,7 +79,7 @@ def _run(tmp_path: Path, raw: list[dict[str, Any]], n: int) -> tuple[str, list[d
 
 
 def test_reference_examples() -> None:
-    """The SPEC §3 examples give exactly the listed references."""
+    """The docs/format.md §3 examples give exactly the listed references."""
     cases = {"é#105": [105], "x#106": [], "#108é": [108], "#109_": [], "#12345678": [],
              "#00110": [110], "##111": [111], "#112#113": [112], "a\n#7": [7], "#7\n": [7]}
     for text, want in cases.items():

@@ -1,5 +1,5 @@
 """The rfc3339 and rfc3339_parts macros (sql/macros.sql): RFC 3339 parsed and written back as Go
-does (SPEC §1, §6)."""
+does (docs/format.md §1, §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""SPEC §9: verify passes the published triple and catches consistent forgeries."""
+"""docs/format.md §9: verify passes the published triple and catches consistent forgeries."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
--- SPEC §6/§7: the per-record answers of a bundle or submission, pos = file order;
+-- docs/format.md §6/§7: the per-record answers of a bundle or submission, pos = file order;
 -- null is the zero value: '' for strings, [] for lists, '' or 0 for list elements.
 -- Each answer is typed and checked in the same pass: `problems` lists {o: check order,
 -- p: message} for bundle_problems, as Go would fail to decode the answer into the

@@ -1,4 +1,4 @@
--- SPEC §6/§7: an answer bundle or submission read by DuckDB: its top-level fields and its
+-- docs/format.md §6/§7: an answer bundle or submission read by DuckDB: its top-level fields and its
 -- answers, every field still a JSON value so that bundle_problems can name wrong types.
 -- DuckDB refuses an answer that is not an object and an object with a repeated key (Go
 -- keeps the last value); the loader then decodes the bytes as Go does and uses

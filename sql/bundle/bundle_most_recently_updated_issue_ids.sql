@@ -1,4 +1,4 @@
--- SPEC §6/§7: aggregates.most_recently_updated_issue_ids as (rank, id) rows, rank 1 first.
+-- docs/format.md §6/§7: aggregates.most_recently_updated_issue_ids as (rank, id) rows, rank 1 first.
 -- json_each of a scalar subquery: joined laterally to bundle_document instead, DuckDB copies
 -- the whole value for each of its entries (100,000 labels: out of memory with 3 GB).
 CREATE OR REPLACE TABLE bundle_most_recently_updated_issue_ids AS

@@ -1,4 +1,4 @@
--- SPEC §7/§8: why a document cannot be graded as an answer bundle or a submission, one
+-- docs/format.md §7/§8: why a document cannot be graded as an answer bundle or a submission, one
 -- row per problem in the order the loader reports them: the document's own fields, each
 -- answer's problems (found while typing it, in bundle_answers), the aggregates. Types
 -- are checked as Go would decode them into the reference's structs: null is the zero

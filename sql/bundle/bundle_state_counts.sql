@@ -1,4 +1,4 @@
--- SPEC §6/§7: aggregates.state_counts as rows; of a repeated key the last counts (as in Go),
+-- docs/format.md §6/§7: aggregates.state_counts as rows; of a repeated key the last counts (as in Go),
 -- a null count is 0.
 -- json_each of a scalar subquery: joined laterally to bundle_document instead, DuckDB copies
 -- the whole value for each of its entries (100,000 labels: out of memory with 3 GB).

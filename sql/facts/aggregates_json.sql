@@ -1,4 +1,4 @@
--- SPEC §6 the answer bundle's aggregates object, as Go's MarshalIndent writes it at depth
+-- docs/format.md §6 the answer bundle's aggregates object, as Go's MarshalIndent writes it at depth
 -- one: map keys sorted by byte order, top-10 lists newest first.
 CREATE OR REPLACE VIEW aggregates_json AS
 WITH

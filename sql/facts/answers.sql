@@ -1,4 +1,4 @@
--- SPEC §6 answer bundle, one row per record by number: state (upper-cased as it was read), labels sorted
+-- docs/format.md §6 answer bundle, one row per record by number: state (upper-cased as it was read), labels sorted
 -- by byte order (DuckDB compares strings bytewise), facts distinct and ascending.
 CREATE OR REPLACE TABLE answers AS
 WITH

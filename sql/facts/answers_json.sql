@@ -1,4 +1,4 @@
--- SPEC §6 answer-bundle records, as the bytes Go's MarshalIndent writes them, in order of
+-- docs/format.md §6 answer-bundle records, as the bytes Go's MarshalIndent writes them, in order of
 -- number (the writer orders them); each chunk starts with the separator that precedes
 -- it. Ids, splits and the cue markers (contradiction_cues.sql) need no escaping
 -- (go_json_plain).

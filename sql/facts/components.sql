@@ -1,4 +1,4 @@
--- SPEC §4: connected components over "same exact title", "same exact body" and
+-- docs/format.md §4: connected components over "same exact title", "same exact body" and
 -- "one references the other" (in-corpus references only), keyed by the smallest number.
 -- Equal texts are found by their SHA-256 digests (text_digests), not by comparing texts.
 -- Label propagation: each record starts as its own component and repeatedly takes the

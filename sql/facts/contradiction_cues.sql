@@ -1,4 +1,4 @@
--- SPEC §3 scope_contradictions: the markers occurring as substrings of the body after
+-- docs/format.md §3 scope_contradictions: the markers occurring as substrings of the body after
 -- DuckDB's lower(), which is Unicode simple case mapping like Go's strings.ToLower.
 -- Lower-casing every body is costly, so a cheap scan first keeps the bodies that can
 -- hold a marker: one in some ASCII case, or any body with U+0130 (İ), the one non-ASCII

@@ -1,4 +1,4 @@
--- SPEC §3 duplicate_targets: "duplicate(s|d) [of] #N" or "supersede(s|d) by #N" in
+-- docs/format.md §3 duplicate_targets: "duplicate(s|d) [of] #N" or "supersede(s|d) by #N" in
 -- title + "\n" + body, with ASCII \b and \s, Unicode case folding (so ſ matches s).
 -- A cheap scan first keeps the texts that can match: each holds "duplicate" or
 -- "supersede" in some ASCII case, or an ſ (U+017F, the one non-ASCII letter that folds

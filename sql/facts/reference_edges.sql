@@ -1,4 +1,4 @@
--- SPEC §3 references: every `#N` in title + "\n" + body that starts the text or follows
+-- docs/format.md §3 references: every `#N` in title + "\n" + body that starts the text or follows
 -- a character other than an ASCII letter, digit or underscore, and ends at a word
 -- boundary; N > 0, self-references and numbers outside the corpus included.
 -- That is the RE2 pattern (?:^|[^[:alnum:]_])#([0-9]{1,7})\b, computed without it: a

@@ -1,4 +1,4 @@
--- SPEC §4: every record takes the split of its component (split_of in macros.sql).
+-- docs/format.md §4: every record takes the split of its component (split_of in macros.sql).
 CREATE OR REPLACE TABLE splits AS
 SELECT number, component, split_of(component) AS split
 FROM components

@@ -1,4 +1,4 @@
--- SPEC §4/§6: hex SHA-256 of each scrubbed title and body, computed once: the public
+-- docs/format.md §4/§6: hex SHA-256 of each scrubbed title and body, computed once: the public
 -- corpus publishes them, and records with equal digests share a title or body.
 -- (sha256_hex: hashing.py; the same digest as DuckDB's sha256, in a sixth of the CPU.)
 CREATE OR REPLACE TABLE text_digests AS

@@ -1,4 +1,4 @@
--- SPEC §6 leak checks that need only the tables, one row (leak_checks adds the ones that
+-- docs/format.md §6 leak checks that need only the tables, one row (leak_checks adds the ones that
 -- need the written files). Run while the public corpus is written.
 CREATE OR REPLACE TABLE content_checks AS
 WITH

@@ -1,4 +1,4 @@
--- SPEC §6 public corpus records, by number: the scrubbed source fields as given, the
+-- docs/format.md §6 public corpus records, by number: the scrubbed source fields as given, the
 -- split, labels sorted by byte order (NULL when there are none, written as `null`), and
 -- hex SHA-256 digests of the scrubbed title and body. A view of the scrubbed texts and
 -- public_fields, so the texts are not copied again.

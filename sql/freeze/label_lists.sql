@@ -1,4 +1,4 @@
--- SPEC §6: each labelled record's labels sorted by byte order, and the same list as both
+-- docs/format.md §6: each labelled record's labels sorted by byte order, and the same list as both
 -- artifacts write it (`labels_json`, laid out for a record member at six spaces' indent),
 -- each distinct label encoded once. Records without labels have no row.
 -- Each record's (label, encoded) pairs are gathered, then sorted as a list: structs

@@ -1,4 +1,4 @@
--- SPEC §6 leak checks, one row; freeze fails and writes nothing unless all are true.
+-- docs/format.md §6 leak checks, one row; freeze fails and writes nothing unless all are true.
 -- public_scan holds what a byte scan of the written public file found; oracle_grade is
 -- the grade of the written answer bundle submitted as its own candidate; content_checks
 -- the checks of the tables.

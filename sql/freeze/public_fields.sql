@@ -1,4 +1,4 @@
--- SPEC §6: the derived fields of each public record (split, its labels sorted and as the
+-- docs/format.md §6: the derived fields of each public record (split, its labels sorted and as the
 -- artifacts write them, the digests of its scrubbed title and body) in one narrow table.
 -- `issues` and public_json join the texts with this one table, and DuckDB builds the
 -- join's hash table on it. Joined with splits, text_digests and label_lists one by one,

@@ -1,4 +1,4 @@
--- SPEC §6 public corpus records, as the bytes Go's MarshalIndent writes them, by number:
+-- docs/format.md §6 public corpus records, as the bytes Go's MarshalIndent writes them, by number:
 -- the fields of `issues`, from scrubbed_issues and public_fields. Each chunk starts with
 -- the separator that precedes it, so the file is the header, the chunks in order of
 -- number, and the footer. Unordered here: the writer orders by number, and a second sort

@@ -1,4 +1,4 @@
--- SPEC §6 report counts, one row.
+-- docs/format.md §6 report counts, one row.
 CREATE OR REPLACE TABLE report_counts AS
 WITH
 records AS (

@@ -1,4 +1,4 @@
--- SPEC §2: the titles and bodies that the redaction map may change, after every rule,
+-- docs/format.md §2: the titles and bodies that the redaction map may change, after every rule,
 -- and those that hold its mark `[redacted:public-corpus]` before it (so that every
 -- scrubbed text with the mark is here; report_counts counts them without another pass
 -- over all the texts).

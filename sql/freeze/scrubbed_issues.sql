@@ -1,4 +1,4 @@
--- SPEC §2: every raw issue with its scrubbed title and body (scrub_passes holds the few
+-- docs/format.md §2: every raw issue with its scrubbed title and body (scrub_passes holds the few
 -- that the redaction map changed; a view, so the texts are not copied).
 CREATE OR REPLACE VIEW scrubbed_issues AS
 SELECT

@@ -1,4 +1,4 @@
--- SPEC §8: the differing entries of each aggregate (a key whose count differs or that
+-- docs/format.md §8: the differing entries of each aggregate (a key whose count differs or that
 -- only one side has; a rank whose id differs or that only one side has). The aggregates
 -- are corpus-wide, so only the held-out (test) grade compares them: a tune or train grade
 -- reads none of the gold aggregates.

@@ -1,4 +1,4 @@
--- SPEC §8: each test record of the bundle (its ids are unique: the loader checks) beside
+-- docs/format.md §8: each test record of the bundle (its ids are unique: the loader checks) beside
 -- the submission's last copy of its id. `same` (equal state and equal lists, element by
 -- element) means equal fact sets, so only the other pairs need comparing fact by fact
 -- (fact_errors). Per slice, how many distinct facts each side holds (slice_breakdown).

@@ -1,4 +1,4 @@
--- SPEC §8: one citation error per submitted answer whose id the bundle does not know
+-- docs/format.md §8: one citation error per submitted answer whose id the bundle does not know
 -- (ids are case-sensitive; '' is unknown) or that repeats an id submitted earlier.
 CREATE OR REPLACE TABLE citation_errors AS
 WITH copies AS (

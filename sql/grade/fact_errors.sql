@@ -1,4 +1,4 @@
--- SPEC §8: per graded (test, unless another split is graded) record, the gold facts not submitted (false negatives) and the
+-- docs/format.md §8: per graded (test, unless another split is graded) record, the gold facts not submitted (false negatives) and the
 -- submitted facts not in gold (false positives); a test record missing from the
 -- submission loses all its facts. Only pairs that are not the `same` can differ.
 CREATE OR REPLACE TABLE fact_errors AS

@@ -1,4 +1,4 @@
--- SPEC §8: the facts of every test record of the answer bundle (train/tune never count).
+-- docs/format.md §8: the facts of every test record of the answer bundle (train/tune never count).
 -- A view: the grade itself compares facts only where answer_pairs finds a difference.
 CREATE OR REPLACE VIEW gold_facts AS
 SELECT facts.*

@@ -1,4 +1,4 @@
--- SPEC §8 core grade, one row. A submission bound to another corpus gets the reference's
+-- docs/format.md §8 core grade, one row. A submission bound to another corpus gets the reference's
 -- all-zero report (the CLI also says so plainly and fails).
 CREATE OR REPLACE TABLE grade AS
 WITH

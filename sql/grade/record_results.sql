@@ -1,4 +1,4 @@
--- SPEC §8: per graded (test, unless another split is graded) record, whether it was submitted, its error counts, and exactness.
+-- docs/format.md §8: per graded (test, unless another split is graded) record, whether it was submitted, its error counts, and exactness.
 CREATE OR REPLACE TABLE record_results AS
 WITH errors AS (
     SELECT

@@ -1,4 +1,4 @@
--- SPEC §8: the facts submitted for test records; of repeated ids the last copy counts.
+-- docs/format.md §8: the facts submitted for test records; of repeated ids the last copy counts.
 -- The submission's own `split` is ignored: the bundle decides what is held out.
 -- A view, like gold_facts.
 CREATE OR REPLACE VIEW submitted_facts AS

@@ -1,4 +1,4 @@
--- SPEC §6: a public corpus read by DuckDB: its top-level fields and its records, every
+-- docs/format.md §6: a public corpus read by DuckDB: its top-level fields and its records, every
 -- field still a JSON value so that public_problems can name wrong types. DuckDB refuses a
 -- record that is not an object and an object with a repeated key (Go keeps the last
 -- value); the loader then decodes the bytes as Go does and uses decoded/public_document.sql.

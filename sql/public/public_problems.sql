@@ -1,4 +1,4 @@
--- SPEC §6: why a file cannot be read as a public corpus, one row per problem, in the
+-- docs/format.md §6: why a file cannot be read as a public corpus, one row per problem, in the
 -- order the loader reports them: the document's own fields, each record's problems
 -- (found while typing it, in raw_issues), a number that appears twice.
 CREATE OR REPLACE TABLE public_problems AS

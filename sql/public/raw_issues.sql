@@ -1,6 +1,6 @@
 -- A public corpus read back as freeze input: its records become raw_issues (their text is
 -- already scrubbed; verify, baseline and explore then run freeze's own SQL on them).
--- Each record is typed and checked in the same pass (SPEC §6 types): `problems` lists
+-- Each record is typed and checked in the same pass (docs/format.md §6 types): `problems` lists
 -- {o: check order, p: message} for public_problems, and the loader stops before any
 -- later step when one is found. (TRY_CAST: the typed columns of a record with problems
 -- are never used, but must not fail the statement.)

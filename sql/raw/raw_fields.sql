@@ -1,4 +1,4 @@
--- SPEC §1: the dump as DuckDB reads it, one row per array element (record = 0-based
+-- docs/format.md §1: the dump as DuckDB reads it, one row per array element (record = 0-based
 -- position), each field still a JSON value so that raw_problems can name wrong types
 -- (the texts as strings, beside the JSON type of their values).
 -- A view: raw_issues reads the file through it once, checking and typing as it goes.

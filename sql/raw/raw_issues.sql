@@ -1,4 +1,4 @@
--- SPEC §1: one typed row per raw record, in input order (sorting the texts would cost
+-- docs/format.md §1: one typed row per raw record, in input order (sorting the texts would cost
 -- more than every later ORDER BY number), with what is wrong with it: `problems` lists
 -- {o: check order, p: message} for raw_problems, and the loader stops before any later
 -- step when one is found. One pass over raw_fields checks and types each field, so the

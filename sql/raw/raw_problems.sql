@@ -1,4 +1,4 @@
--- SPEC §1: why a raw dump cannot be frozen, one row per problem (record -1: the whole
+-- docs/format.md §1: why a raw dump cannot be frozen, one row per problem (record -1: the whole
 -- file), in the order the loader reports them: each record's own problems (found while
 -- typing it, in raw_issues), a number that repeats an earlier record's, too few records.
 -- (A dump read in parts has no record positions: its problems are only counted, and the

@@ -1,4 +1,4 @@
--- SPEC §6/§7: bundle_document from document_json (j), the file as Go decoded it (when
+-- docs/format.md §6/§7: bundle_document from document_json (j), the file as Go decoded it (when
 -- DuckDB's reader refused it; see s8f_duck/load.py).
 CREATE OR REPLACE TEMP TABLE bundle_document AS
 SELECT

@@ -1,4 +1,4 @@
--- SPEC §6: public_document from document_json (j), the file as Go decoded it (when
+-- docs/format.md §6: public_document from document_json (j), the file as Go decoded it (when
 -- DuckDB's reader refused it; see s8f_duck/load.py).
 CREATE OR REPLACE TEMP TABLE public_document AS
 SELECT

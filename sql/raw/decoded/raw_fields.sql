@@ -1,4 +1,4 @@
--- SPEC §1: raw_fields from raw_values (record, j), the elements as Go decoded them (when
+-- docs/format.md §1: raw_fields from raw_values (record, j), the elements as Go decoded them (when
 -- DuckDB's reader refused the file; see s8f_duck/load.py).
 CREATE OR REPLACE TABLE raw_fields AS
 SELECT

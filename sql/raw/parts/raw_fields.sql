@@ -1,4 +1,4 @@
--- SPEC §1: raw_fields.sql for the first reading of a dump, as one file or cut into
+-- docs/format.md §1: raw_fields.sql for the first reading of a dump, as one file or cut into
 -- several (split.array_parts) that are read on several cores: without record positions,
 -- since numbering the rows (WITH ORDINALITY) would make DuckDB read them on one. Records
 -- need positions only to name them in a problem; when raw_problems finds one, the loader
