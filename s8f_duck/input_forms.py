@@ -107,7 +107,7 @@ def _sample(text: str, whole: bool) -> _Sample:
         while pos < len(text):
             try:
                 value, pos = decoder.raw_decode(text, pos)
-            except ValueError:
+            except (ValueError, RecursionError):  # too deep: the strict check names it
                 break
             records.append(value)
             pos = skip_space(text, pos)
@@ -116,7 +116,7 @@ def _sample(text: str, whole: bool) -> _Sample:
     while pos < len(text) and text[pos] != "]":
         try:
             value, end = decoder.raw_decode(text, pos)
-        except ValueError:
+        except (ValueError, RecursionError):  # too deep: the strict check names it
             return _Sample(None, records, pos - start)
         records.append(value)
         pos = skip_space(text, end)

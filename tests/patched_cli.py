@@ -75,12 +75,12 @@ def main() -> None:
 
         artifacts.write_public = stopping_public
     elif fault[0] == "bug":
-        from s8f_duck import freeze
+        from s8f_duck import input_forms
 
         def broken(*_: Any) -> None:
             raise TypeError("an injected bug")
 
-        freeze.load_raw = broken  # type: ignore[assignment]
+        input_forms.load = broken  # type: ignore[assignment]
     elif fault[0] in ("stop-bind", "stop-in-duckdb"):
         bind = artifacts.bind_answers
 
