@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from .errors import UnusableInput
+from .runner import run_root
 from .steps import LEADERBOARD_STEPS, connect, rows, run_steps
 
 SCHEMA = "s8f-duck-leaderboard/1"
@@ -30,12 +31,6 @@ class Request:
     seed: int = 0
     min_label_facts: int = 5
     compare: tuple[str, str] | None = None
-
-
-def run_root(runs_db: Path) -> Path:
-    """Where `s8f-duck run` keeps each run's files: <stem>-runs/<run_id>/ beside the database
-    (runner.run_root, which this does not import: the runner's proxy costs 0.6 s to import)."""
-    return runs_db.with_name(runs_db.stem + "-runs")
 
 
 def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:

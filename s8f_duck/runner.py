@@ -31,7 +31,6 @@ from . import sandbox
 from .errors import UnusableInput
 from .limits import Limits
 from .progress import Progress
-from .proxy import REQUEST_COLUMNS, EndpointProxy, RequestLog
 from .steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, create_table, run_steps
 
 CORPUS_IN_SANDBOX = "/corpus/public.json"
@@ -160,6 +159,8 @@ class RunResult:
 def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     """Run, grade and record one candidate; the record is written even when the
     candidate fails, hits a limit or writes nothing usable."""
+    from .proxy import REQUEST_COLUMNS, EndpointProxy, RequestLog  # here: httpx and uvicorn take 0.6 s to import
+
     progress = progress or Progress("run", enabled=False)
     public = _resolved(request.public, "public corpus")
     answers = _resolved(request.answers, "answer bundle")
