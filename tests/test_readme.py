@@ -17,6 +17,8 @@ commands.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import shutil
 import socket
@@ -29,7 +31,7 @@ from pathlib import Path
 
 import pytest
 from checkout import make_environment, sandbox_or_skip, scratch_checkout
-from conftest import REPO, S8F_RAW
+from conftest import REPO, S8F_RAW, run_cli
 
 README = REPO / "README.md"
 README_PORT = "8765"
@@ -202,3 +204,26 @@ def test_readme_command_works_as_shown(session: Session, index: int) -> None:
     assert result.returncode == step.status, shown
     if step.output is not None:
         assert result.stdout == step.output, shown
+
+
+def test_the_submission_example_is_the_demo_corpus_s_own(tmp_path: Path) -> None:
+    """The README's example submission: bound to the demo corpus, its issue-1 answer and
+    its aggregates what the answer bundle holds (the lists and maps cut short)."""
+    (example,) = re.findall(r"^```json\n(.*?)^```$", README.read_text(encoding="utf-8"), re.M | re.S)
+    submission = json.loads(example)
+    out = {name: tmp_path / f"{name}.json" for name in ("public", "answers", "report")}
+    frozen = run_cli("freeze", REPO / "experiments" / "demo" / "gh-issues-demo.json", "--source",
+                     "github.com/demo/widgets/issues?state=all (hand-written demo dump)",
+                     *(arg for name, path in out.items() for arg in (f"--{name}", path)))  # fmt: skip
+    assert frozen.returncode == 0, frozen.stderr
+    bundle = json.loads(out["answers"].read_bytes())
+    assert submission["schema"] == "fak-microcontext-submission/1"
+    assert submission["corpus_sha256"] == hashlib.sha256(out["public"].read_bytes()).hexdigest()
+    (answer,) = submission["answers"]
+    gold = next(a for a in bundle["answers"] if a["id"] == answer["id"])
+    assert answer == {k: v for k, v in gold.items() if k != "split"}
+    shown, aggregates = submission["aggregates"], bundle["aggregates"]
+    assert shown["state_counts"] == aggregates["state_counts"]
+    assert shown["label_counts"].items() <= aggregates["label_counts"].items()
+    for top in ("newest_issue_ids", "most_recently_updated_issue_ids"):
+        assert shown[top] == aggregates[top][: len(shown[top])]
