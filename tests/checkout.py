@@ -32,7 +32,8 @@ def scratch_checkout(root: Path) -> Path:
     shutil.copyfile(REPO / "pyproject.toml", checkout / "pyproject.toml")
     os.utime(checkout / "pyproject.toml", (0, 0))
     (checkout / "experiments" / "demo").mkdir(parents=True)
-    shutil.copyfile(REPO / "experiments" / "demo" / "gh-issues-demo.json", checkout / "experiments" / "demo" / "gh-issues-demo.json")
+    demo = Path("experiments") / "demo" / "gh-issues-demo.json"
+    shutil.copyfile(REPO / demo, checkout / demo)
     if S8F.is_dir():
         (root / "shared").symlink_to(S8F.parent)
     return checkout

@@ -160,8 +160,12 @@ class Session:
 
     def serve(self, command: str) -> subprocess.CompletedProcess[str]:
         """Start the service in the background (on the free port) and wait until it answers."""
-        self.service = subprocess.Popen(["bash", "-c", f"exec {command} --port {self.port}"], cwd=self.checkout,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=make_environment())  # fmt: skip
+        log = self.checkout.parent / "serve.stderr"
+        with log.open("wb") as stderr:
+            self.service = subprocess.Popen(
+                ["bash", "-c", f"exec {command} --port {self.port}"],
+                cwd=self.checkout, stdout=subprocess.DEVNULL, stderr=stderr, env=make_environment(),
+            )
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and self.service.poll() is None:
             try:
@@ -169,8 +173,8 @@ class Session:
                     return subprocess.CompletedProcess(command, 0 if answer.status == 200 else 1, "", "")
             except OSError:
                 time.sleep(0.2)
-        stderr = self.service.stderr.read().decode() if self.service.poll() is not None and self.service.stderr else ""
-        return subprocess.CompletedProcess(command, self.service.returncode or 1, "", f"the service never answered {stderr}")
+        why = f"the service did not answer within 60 s: {log.read_text()}"
+        return subprocess.CompletedProcess(command, self.service.poll() or 1, "", why)
 
     def close(self) -> None:
         if self.service is not None and self.service.poll() is None:
