@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -110,7 +111,7 @@ def free_port() -> str:
 
 
 class Session:
-    """The README followed from the top, once per test session, as far as a test needs."""
+    """The README followed from the top, once for this module, as far as each test needs."""
 
     def __init__(self, root: Path) -> None:
         self.checkout = scratch_checkout(root)
@@ -183,7 +184,7 @@ class Session:
 
 
 @pytest.fixture(scope="module")
-def session(tmp_path_factory: pytest.TempPathFactory) -> Session:
+def session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Session]:
     readme = Session(tmp_path_factory.mktemp("readme"))
     yield readme
     readme.close()
