@@ -1,4 +1,4 @@
-# The front door: `make build`, `make test`; see README.md.
+# The front door: `make build`, `make test`; `make help` lists the targets and variables.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -6,8 +6,20 @@ S8F    ?= ../shared/s8f
 
 # DATASET=demo (default): the hand-written demo dump shipped in experiments/demo.
 # DATASET=s8f: the real 1,000-issue S8f dump in ../shared/s8f.
-# RAW=... SOURCE=... freezes any other `gh issue list --json` dump.
+# RAW=... SOURCE=... OUT=... freezes any other dump (gh's array or GitHub's REST issues).
 DATASET ?= demo
+OUT    ?= experiments/$(DATASET)/out
+# `make build` records in $(OUT) the dump it froze (its absolute path, then the source
+# text). Later targets take RAW and SOURCE from that record, and a RAW that differs from
+# it is refused: a corpus is re-frozen only from its own dump, never from the demo's.
+MADE_FROM := $(OUT)/made-from.txt
+RECORDED_RAW := $(shell sed -n 1p '$(MADE_FROM)' 2>/dev/null)
+ifneq ($(RECORDED_RAW),)
+RAW    ?= $(RECORDED_RAW)
+ifeq ($(origin SOURCE),undefined)
+SOURCE := $(shell sed -n 2p '$(MADE_FROM)')
+endif
+endif
 ifeq ($(DATASET),s8f)
 RAW    ?= $(S8F)/gh-issues-s8f-2026-08-09.json
 SOURCE ?= github.com/anthony-chaudhary/fak/issues?state=all&limit=1000
@@ -15,7 +27,6 @@ else
 RAW    ?= experiments/demo/gh-issues-demo.json
 SOURCE ?= github.com/demo/widgets/issues?state=all (hand-written demo dump)
 endif
-OUT    ?= experiments/$(DATASET)/out
 ANSWERS ?= $(OUT)/answers.json
 SUBMISSION ?=
 RUNS   ?= $(OUT)/runs.duckdb
@@ -29,7 +40,7 @@ RUN_ARGS ?=
 CHROMIUM := /usr/bin/chromium
 FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
 
-.PHONY: install browser build verify grade baseline run runs shell s8f leaderboard test bench clean
+.PHONY: help install browser build verify grade baseline run runs shell s8f leaderboard test bench clean
 
 install: $(VENV)/.installed browser
 
@@ -55,11 +66,20 @@ browser:
 	fi
 
 build: install
+	@if [ -n '$(RECORDED_RAW)' ] && [ '$(RECORDED_RAW)' != '$(abspath $(RAW))' ]; then \
+	  echo "make: $(OUT) holds the corpus frozen from $(RECORDED_RAW), not from $(RAW);" >&2; \
+	  echo "      give another OUT=..., or remove $(OUT) to freeze $(RAW) there" >&2; exit 2; fi
 	mkdir -p $(OUT)
 	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb --parquet $(OUT)/public.parquet $(FREEZE_OUT)
+	@printf '%s\n%s\n' '$(abspath $(RAW))' '$(SOURCE)' > $(MADE_FROM)
 
-$(OUT)/public.json: $(RAW) | install
-	$(MAKE) build
+# The targets below that read $(OUT) build it when it is missing, and re-freeze it when
+# its own dump (the recorded RAW) changed. A corpus that `make build` did not write (no
+# record: frozen by hand, or by an older Makefile) is used as it is.
+$(OUT)/public.json: $(wildcard $(RAW)) | install
+	@if [ -z '$(RECORDED_RAW)' ] && [ -f $@ ]; then \
+	  echo "make: using $(OUT) as it is (no record of its dump: make build OUT=$(OUT) RAW=... re-freezes it)"; \
+	else $(MAKE) --no-print-directory build; fi
 
 verify: $(OUT)/public.json
 	$(BIN)/s8f-duck verify $(FREEZE_OUT)
@@ -71,9 +91,11 @@ grade: install
 # The SQL baseline, run like any candidate: in the sandbox, which sees only the public
 # corpus and what it needs to run (.venv, the package's code and SQL), then graded and
 # recorded in $(RUNS).
+# Real paths: a script of .venv names its interpreter by the venv's real path, which is
+# where the sandbox must mount it (the checkout may be reached through a symbolic link).
 baseline: $(OUT)/public.json
-	$(RUN) --name sql-baseline --ro $(CURDIR)/$(VENV) --ro $(CURDIR)/s8f_duck --ro $(CURDIR)/sql \
-	  -- $(CURDIR)/$(BIN)/s8f-duck baseline --public /corpus/public.json --output /out/submission.json
+	$(RUN) --name sql-baseline --ro $(realpath $(VENV)) --ro $(realpath s8f_duck) --ro $(realpath sql) \
+	  -- $(realpath $(BIN))/s8f-duck baseline --public /corpus/public.json --output /out/submission.json
 
 # Any other candidate: make run CANDIDATE='python3 main.py' CANDIDATE_DIR=my-candidate NAME=mine
 run: $(OUT)/public.json
@@ -91,14 +113,15 @@ leaderboard: install
 	$(BIN)/s8f-duck leaderboard --runs $(RUNS) --html $(OUT)/leaderboard.html
 
 # Reproduce the published S8f artifacts from ../shared/s8f and check their digests.
+S8F_OUT := experiments/s8f/out
 s8f:
 	@test -f $(S8F)/gh-issues-s8f-2026-08-09.json || { echo "make s8f: $(S8F) not found"; exit 2; }
-	$(MAKE) build DATASET=s8f
-	cd experiments/s8f/out && printf '%s  %s\n' \
+	$(MAKE) --no-print-directory build DATASET=s8f OUT=$(S8F_OUT)
+	cd $(S8F_OUT) && printf '%s  %s\n' \
 	  0740c911815eba7e44c63a14e021f418b66e8a42556d40f14b8b4cd58f173827 public.json \
 	  af827ddca1063c602153f80b14523bda8d07e1a7e909a5c487616f2702eda05d answers.json | sha256sum -c -
 	@echo "the report differs from the published one only in scrubbed_matches (the raw dump is already scrubbed):"
-	-diff experiments/s8f/out/report.json $(S8F)/s8f-github-issues-report-2026-08-09.json
+	@diff $(S8F_OUT)/report.json $(S8F)/s8f-github-issues-report-2026-08-09.json; test $$? -le 1
 
 test: install
 	$(BIN)/python -m pytest -q
@@ -111,3 +134,41 @@ bench: install
 
 clean:
 	rm -rf $(VENV) experiments/*/out
+
+# Every target of .PHONY has a line here (tests/test_makefile.py checks it).
+help:
+	@echo 'usage: make [TARGET] [VARIABLE=value ...]     (TARGET defaults to install)'
+	@echo
+	@echo 'targets:'
+	@echo '  install      make .venv with s8f-duck and the test tools (and Debian'"'"'s chromium, as root)'
+	@echo '  build        freeze RAW into OUT: public.json, answers.json, report.json, corpus.duckdb,'
+	@echo '               public.parquet; OUT/made-from.txt records RAW, and OUT is never frozen from another dump'
+	@echo '  verify       verify OUT'"'"'s three artifacts (re-derived from the public corpus)'
+	@echo '  grade        grade SUBMISSION=file.json against ANSWERS; writes file-grade.json'
+	@echo '  baseline     run the SQL baseline on OUT in the sandbox, grade it, record it in RUNS'
+	@echo '  run          run CANDIDATE='"'"'cmd args'"'"' [CANDIDATE_DIR=dir NAME=name RUN_ARGS=...] likewise'
+	@echo '  runs         list the runs recorded in RUNS, newest first'
+	@echo '  leaderboard  write OUT/leaderboard.html from the runs in RUNS'
+	@echo '  shell        query OUT/corpus.duckdb with SQL'
+	@echo '  s8f          freeze S8F'"'"'s dump into experiments/s8f/out and check the published digests'
+	@echo '  test         run the whole test suite (about ten minutes)'
+	@echo '  bench        time freeze, grade and verify at 1,000 to 1,000,000 issues (BENCH_ARGS=...)'
+	@echo '  browser      install Debian'"'"'s chromium for the leaderboard page'"'"'s test (part of install)'
+	@echo '  clean        remove .venv and every experiments/*/out'
+	@echo '  help         this list'
+	@echo
+	@echo 'variables [their values now]:'
+	@printf '  %-13s %s [%s]\n' \
+	  DATASET 'demo (experiments/demo) or s8f (S8F): the default RAW' '$(DATASET)' \
+	  RAW 'the issue dump build freezes (OUT'"'"'s recorded one first)' '$(RAW)' \
+	  SOURCE 'free text naming where the dump came from' '$(SOURCE)' \
+	  OUT 'the directory build writes and the targets read' '$(OUT)' \
+	  ANSWERS 'the answer bundle grade and run grade against' '$(ANSWERS)' \
+	  SUBMISSION 'grade: the submission to grade' '$(SUBMISSION)' \
+	  RUNS 'the runs database of run, baseline, runs and leaderboard' '$(RUNS)' \
+	  CANDIDATE 'run: the candidate'"'"'s command' '$(CANDIDATE)' \
+	  CANDIDATE_DIR 'run: its files, mounted at /candidate' '$(CANDIDATE_DIR)' \
+	  NAME 'run: the name it is recorded under' '$(NAME)' \
+	  RUN_ARGS 'run: more options of s8f-duck run' '$(RUN_ARGS)' \
+	  S8F 'where the S8f files are' '$(S8F)' \
+	  PYTHON 'the interpreter install makes .venv with' '$(PYTHON)'
