@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 
-from . import scratch
+from . import progress, scratch
 
 SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
@@ -34,12 +34,26 @@ def restore() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
 
+_ctrl_c_to_main = False
+
+
+def take_ctrl_c() -> None:
+    """For an interactive prompt: SIGINT (Ctrl-C) raises KeyboardInterrupt in the main
+    thread, which cancels a line or a query, instead of ending the command. Python's
+    handler runs in the main thread only, so it unblocks SIGINT there; one that reaches
+    the signals thread is sent on to it."""
+    global _ctrl_c_to_main
+    _ctrl_c_to_main = True
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _wait() -> None:
-    number = signal.sigwait(SIGNALS)
+    while (number := signal.sigwait(SIGNALS)) == signal.SIGINT and _ctrl_c_to_main:
+        signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
     with scratch.CRITICAL:
         scratch.remove_owned()
         command = " ".join(["s8f-duck", *sys.argv[1:2]])
         name = signal.Signals(number).name
-        line = f"{command}: stopped by {name}; its temporary files are removed\n"
+        line = f"{progress.clearing()}{command}: stopped by {name}; its temporary files are removed\n"
         os.write(2, line.encode(errors="backslashreplace"))
         os._exit(128 + number)
