@@ -30,12 +30,12 @@ class Progress:
 
     @classmethod
     def for_options(cls, command: str, *, quiet: bool = False, verbose: bool = False) -> Progress:
-        """The progress a command's -q / -v ask for: -q none, -v a line per step, else the
-        updating line when stderr is a terminal."""
-        if quiet:
-            return cls(command, "off")
+        """The progress a command's -v / -q ask for: -v a line per step (-q then silences
+        only the summary), -q none, else the updating line when stderr is a terminal."""
         if verbose:
             return cls(command, "lines")
+        if quiet:
+            return cls(command, "off")
         return cls(command, "line" if sys.stderr.isatty() else "off")
 
     def step(self, name: str) -> None:
