@@ -14,6 +14,7 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import duckdb
@@ -121,8 +122,9 @@ def _command(con: duckdb.DuckDBPyConnection, line: str, fmt: Format) -> Format |
         return None
     if name == ".help":
         print(HELP)
-    elif name == ".tables":
-        _run(con, "SHOW TABLES", fmt)
+    elif name == ".tables":  # every name, however many (a table result would elide some)
+        names = [name for (name,) in con.execute("SHOW TABLES").fetchall()]
+        print(textwrap.fill("  ".join(names), width=shutil.get_terminal_size().columns, break_on_hyphens=False))
     elif name == ".schema":
         where = "WHERE table_name = $name" if argument else ""
         query = f"SELECT sql FROM duckdb_tables() {where} ORDER BY database_name, schema_name, table_name"
