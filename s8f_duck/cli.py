@@ -163,6 +163,7 @@ def freeze(
     raw: Annotated[
         Path,
         typer.Argument(
+            metavar="RAW",
             help="The issue dump: the JSON array `gh issue list --json ...` prints, or GitHub's REST issue objects "
             "(`gh api --paginate 'repos/OWNER/REPO/issues?state=all&per_page=100'`) as an array, pages or JSON "
             "Lines; either may be gzip-compressed."
@@ -495,7 +496,9 @@ def sql(
 
 @app.command(context_settings={"allow_interspersed_args": False})
 def run(
-    command: Annotated[list[str], typer.Argument(help="The candidate command and its arguments, after --.")],
+    command: Annotated[
+        list[str], typer.Argument(metavar="COMMAND...", help="The candidate command and its arguments, after --.")
+    ],
     public: Annotated[Path, typer.Option(help="The public corpus: the only corpus file the candidate sees.")],
     answers: Annotated[Path, typer.Option(help="The answer bundle: read by the grader here, never mounted.")],
     runs: Annotated[Path, typer.Option(help="The runs database (created when missing); run files go beside it.")],
@@ -657,7 +660,7 @@ def serve(
 @app.command()
 def team(
     teams: Annotated[Path, typer.Option(help="The teams file of `s8f-duck serve` (created when missing).")],
-    name: Annotated[str, typer.Argument(help="The new team's name.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new team's name.")],
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -684,7 +687,9 @@ def team(
 
 @app.command()
 def submit(
-    submission: Annotated[Path, typer.Argument(help="The submission file (fak-microcontext-submission/1).")],
+    submission: Annotated[
+        Path, typer.Argument(metavar="SUBMISSION", help="The submission file (fak-microcontext-submission/1).")
+    ],
     url: Annotated[str, typer.Option(help="The grading service, e.g. http://127.0.0.1:8765.")],
     token_file: Annotated[Path, typer.Option(help="A file holding the team's bearer token.")],
     split: Annotated[Split, typer.Option(help="test: the held-out score; tune / train: the full grade.")] = Split.test,
