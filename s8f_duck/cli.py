@@ -13,7 +13,9 @@ rewrapped to the terminal, a block after a line holding only \\b is kept as writ
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import socket
 import sys
 import traceback
@@ -137,6 +139,9 @@ def _run(command: str, action: Callable[[], T]) -> T:
 def _fail(command: str, exc: BaseException) -> NoReturn:
     from . import failures, progress
 
+    if isinstance(exc, BrokenPipeError):  # the reader of stdout left (`| head`): end quietly, as on SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor fail again flushing at exit
+        raise typer.Exit(128 + signal.SIGPIPE) from None
     status, message = failures.describe(exc)
     progress.end_line()
     if failures.debugging():

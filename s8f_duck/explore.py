@@ -28,7 +28,9 @@ def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Pro
     run_steps(con, (*FREEZE_STEPS, *BESIDE_PUBLIC_STEPS))
 
 
-def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None, progress: Progress | None = None) -> None:
+def explore(
+    public_path: Path, db_path: Path, parquet_path: Path | None = None, progress: Progress | None = None
+) -> None:
     """Write a database with the freeze tables, built from the public corpus alone."""
     progress = progress or Progress("explore")
     paths.check({"--public": public_path}, {"--db": db_path, "--parquet": parquet_path})

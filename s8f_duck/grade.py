@@ -143,7 +143,9 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
         return full_report(con)
 
 
-def grade_to(answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test") -> dict[str, Any]:
+def grade_to(
+    answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test"
+) -> dict[str, Any]:
     """Grade over a split, and write the full report to output_path, if given (all or
     nothing); return it."""
     paths.check({"--answers": answers_path, "--submission": submission_path}, {"--output": output_path})
@@ -174,7 +176,8 @@ def summary(report: dict[str, Any]) -> str:
     split = report.get("graded_split", "test")
     line = (
         f"{verdict}: {report['exact_records']}/{report['test_records']} {split} records exact; "
-        f"{report['false_positive_facts']} false positive and {_count(report['false_negative_facts'], 'false negative fact')}, "
+        f"{report['false_positive_facts']} false positive and "
+        f"{_count(report['false_negative_facts'], 'false negative fact')}, "
         f"{_count(report['aggregate_errors'], 'aggregate error')}, {_count(report['citation_errors'], 'citation error')}"
     )
     if not report.get("aggregates_graded", True):

@@ -8,6 +8,7 @@ or when stderr is not a terminal, nothing.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Literal
@@ -45,8 +46,10 @@ class Progress:
         self._current, self._step_started = name, time.perf_counter()
         if self.mode == "off":
             return
-        prefix = ERASE if self.mode == "line" else ""
-        _write(f"{prefix}{self.command}: {name} ...")
+        text = f"{self.command}: {name} ..."
+        if self.mode == "line":  # a line that wrapped could not be erased
+            text = ERASE + text[: max(_width() - 1, 10)]
+        _write(text)
         _open = self
 
     def done(self) -> None:
@@ -82,6 +85,13 @@ def end_line() -> None:
         _open = None
     if text:
         _write(text)
+
+
+def _width() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns or 80  # 0: a terminal of unknown size
+    except OSError:
+        return 80
 
 
 def _write(text: str) -> None:

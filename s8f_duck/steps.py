@@ -160,10 +160,13 @@ def _bytes_of(limit: str) -> int:
         try:  # the exact figure of a size; DuckDB's own rounding of it for a share of the memory
             return int(con.execute("SELECT parse_formatted_bytes(?)", [limit]).fetchall()[0][0])
         except duckdb.Error:
-            return int(con.execute("SELECT parse_formatted_bytes(current_setting('memory_limit'))").fetchall()[0][0])
+            query = "SELECT parse_formatted_bytes(current_setting('memory_limit'))"
+            return int(con.execute(query).fetchall()[0][0])
 
 
-def _connection(config: dict[str, str], database: str = ":memory:", read_only: bool = False) -> duckdb.DuckDBPyConnection:
+def _connection(
+    config: dict[str, str], database: str = ":memory:", read_only: bool = False
+) -> duckdb.DuckDBPyConnection:
     """duckdb.connect, with a memory limit DuckDB refuses named as the variable it came from."""
     try:
         return duckdb.connect(database, read_only=read_only, config=config)

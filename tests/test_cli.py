@@ -9,10 +9,8 @@ import json
 import os
 import pty
 import re
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import click
@@ -362,3 +360,14 @@ def test_sql_table_is_duckdbs_box(corpus: Path, tmp_path: Path) -> None:
     result = cli("sql", "--public", corpus / "public.json", query, tmpdir=tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout == str(duckdb.connect().sql(query))
+
+
+def test_a_reader_that_leaves_ends_the_command_quietly(corpus: Path, tmp_path: Path) -> None:
+    """`s8f-duck sql ... | head -1`: no error line, the status of a command ended by SIGPIPE."""
+    process = subprocess.Popen([str(Path(sys.executable).parent / "s8f-duck"), "sql", "--public",
+                                str(corpus / "public.json"), "--format", "csv", "SELECT * FROM range(3000000)"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment(tmp_path))  # fmt: skip
+    assert process.stdout is not None and process.stdout.readline() == b"range\n"
+    process.stdout.close()
+    _, stderr = process.communicate(timeout=300)
+    assert (process.returncode, stderr) == (141, b"")

@@ -27,7 +27,9 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def piped(corpus: Path, stdin: str, tmp_path: Path, path: str = "/nonexistent", *extra: str) -> subprocess.CompletedProcess[str]:
+def piped(
+    corpus: Path, stdin: str, tmp_path: Path, path: str = "/nonexistent", *extra: str
+) -> subprocess.CompletedProcess[str]:
     env = {**environment(tmp_path), "PATH": path}
     return subprocess.run([str(CLI), "sql", "--db", str(corpus / "corpus.duckdb"), *extra], input=stdin,
                           capture_output=True, text=True, env=env, check=False, timeout=300)  # fmt: skip
@@ -71,7 +73,8 @@ def _fake_duckdb(tmp_path: Path, body: str) -> str:
 
 def test_a_duckdb_shell_that_can_read_the_file_is_used(corpus: Path, tmp_path: Path) -> None:
     # answers the probe as a duckdb shell would; records how it was started last
-    path = _fake_duckdb(tmp_path, f'printf "%s\\n" "$@" > {tmp_path}/argv\nif [ $# -gt 3 ]; then echo "s8f-duck probe 42"; fi\n')
+    fake = f'printf "%s\\n" "$@" > {tmp_path}/argv\nif [ $# -gt 3 ]; then echo "s8f-duck probe 42"; fi\n'
+    path = _fake_duckdb(tmp_path, fake)
     result = piped(corpus, "", tmp_path, path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "argv").read_text().split("\n")[:4] == ["-readonly", "-safe", str(corpus / "corpus.duckdb"), ""]
