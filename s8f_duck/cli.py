@@ -777,9 +777,14 @@ def leaderboard(
     from . import leaderboard_page, leaderboard_text
     from .artifacts import Outputs, write_text
 
+    progress = Progress.for_options("leaderboard", quiet=quiet, verbose=verbose)
+
     def go() -> dict[str, object]:
         request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None)
+        progress.step("score the runs")
         document = board.compute(request)
+        if html is not None:
+            progress.step("write the page")
         if html == STDOUT:
             sys.stdout.write(leaderboard_page.render(document, Path("leaderboard.html")))
             sys.stdout.flush()
@@ -793,6 +798,7 @@ def leaderboard(
         return document
 
     document = _run("leaderboard", go)
+    progress.done()
     chosen = format or (None if html is not None else ListFormat.table)
     if chosen is None:
         graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
