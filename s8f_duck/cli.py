@@ -786,6 +786,7 @@ def leaderboard(
         if html is not None:
             progress.step("write the page")
         if html == STDOUT:
+            progress.done()  # its line is off the terminal before the page is on it
             sys.stdout.write(leaderboard_page.render(document, Path("leaderboard.html")))
             sys.stdout.flush()
         elif html is not None:
