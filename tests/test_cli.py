@@ -89,6 +89,13 @@ def test_enumerated_options_show_their_choices(command: str, option: str, choice
     assert re.search(rf"^\s+{re.escape(option)} <{re.escape(choices)}>", result.stdout, re.M), result.stdout
 
 
+def test_the_input_formats_offered_are_the_loaders(tmp_path: Path) -> None:
+    from s8f_duck import cli as cli_module
+    from s8f_duck import input_forms
+
+    assert tuple(f.value for f in cli_module.InputFormat) == input_forms.INPUT_FORMATS
+
+
 def test_a_choice_not_offered_is_a_usage_error(corpus: Path, tmp_path: Path) -> None:
     result = cli("sql", "--public", corpus / "public.json", "--format", "xml", "SELECT 1", tmpdir=tmp_path)
     assert result.returncode == 2
