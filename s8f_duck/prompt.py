@@ -81,37 +81,50 @@ def run_prompt(con: duckdb.DuckDBPyConnection, fmt: Format, note: str = "") -> N
         while True:
             try:
                 line = reader.read("s8f> " if not pending.strip() else "...> ")
+                pending, fmt = _take(con, line, pending, fmt, reader.interactive)
             except KeyboardInterrupt:  # Ctrl-C: the line (and any statement begun) is dropped
                 reader.newline()
                 pending = ""
-                continue
             except EOFError:
                 break
-            if not pending.strip() and line.lstrip().startswith("."):
-                command = _command(con, line.strip(), fmt)
-                if command is None:
-                    return
-                fmt = command
-                continue
-            pending += line + "\n"
-            if pending.rstrip().endswith(";"):
-                _run(con, pending, fmt)
-                pending = ""
+            except _Quit:
+                return
         if pending.strip():  # a last statement without its ';'
-            _run(con, pending, fmt)
+            _run(con, pending, fmt, reader.interactive)
     finally:
         reader.close()
         if reader.interactive:
             print(file=sys.stderr)
 
 
-def _run(con: duckdb.DuckDBPyConnection, text: str, fmt: Format) -> None:
+class _Quit(Exception):
+    """.quit"""
+
+
+def _take(con: duckdb.DuckDBPyConnection, line: str, pending: str, fmt: Format, interactive: bool) -> tuple[str, Format]:
+    """One line read: a dot command (before a statement), or part of a statement, run when
+    it ends with ';'. Returns the statement begun and the format from now on."""
+    if not pending.strip() and line.lstrip().startswith("."):
+        command = _command(con, line.strip(), fmt)
+        if command is None:
+            raise _Quit
+        return "", command
+    pending += line + "\n"
+    if pending.rstrip().endswith(";"):
+        _run(con, pending, fmt, interactive)
+        return "", fmt
+    return pending, fmt
+
+
+def _run(con: duckdb.DuckDBPyConnection, text: str, fmt: Format, interactive: bool = False) -> None:
     try:
-        run_sql(con, text, fmt)
+        if interactive:
+            with interrupts.cancellable(con):
+                run_sql(con, text, fmt)
+        else:
+            run_sql(con, text, fmt)
     except UnusableInput as exc:
         print(f"error: {exc}", file=sys.stderr)
-    except KeyboardInterrupt:
-        print("error: cancelled (Ctrl-C)", file=sys.stderr)
 
 
 def _command(con: duckdb.DuckDBPyConnection, line: str, fmt: Format) -> Format | None:

@@ -91,8 +91,8 @@ def test_an_older_duckdb_shell_falls_back_to_the_prompt(corpus: Path, tmp_path: 
 
 
 def test_the_prompt_on_a_terminal(corpus: Path, tmp_path: Path) -> None:
-    """Prompts, Ctrl-C cancelling the line being typed (not the command), readline's
-    history kept in $HOME, Ctrl-D leaving."""
+    """Prompts, Ctrl-C cancelling the line being typed or the query running (not the
+    command), readline's history kept in $HOME, Ctrl-D leaving."""
     env = {**environment(tmp_path), "PATH": "/nonexistent", "HOME": str(tmp_path), "TERM": "dumb"}
     pid, terminal = pty.fork()
     if pid == 0:  # the child: the terminal is its stdin, stdout and stderr
@@ -107,6 +107,10 @@ def test_the_prompt_on_a_terminal(corpus: Path, tmp_path: Path) -> None:
         os.write(terminal, b"SELECT 'after' AS t;\r")
         screen.wait_for("after\r\n")
         screen.wait_for("s8f> ")
+        os.write(terminal, b"SELECT sum(a.range * b.range) AS endless FROM range(1000000) a, range(1000000) b;\r")
+        screen.wait_for("b;\r\n")
+        os.write(terminal, b"\x03")  # Ctrl-C: the query (a million million rows) is cancelled
+        screen.wait_for("s8f> ")
         os.write(terminal, b"\x04")  # Ctrl-D
         status = screen.wait_exit(pid)
     finally:
@@ -114,6 +118,7 @@ def test_the_prompt_on_a_terminal(corpus: Path, tmp_path: Path) -> None:
     assert status == 0, screen.text
     assert "x\r\nnot run" not in screen.text  # the cancelled line never ran
     assert "t\r\nafter\r\n" in screen.text
+    assert "endless\r\n" not in screen.text
     assert "SELECT 'after' AS t;" in (tmp_path / ".s8f_duck_history").read_text()
 
 
