@@ -218,7 +218,7 @@ def public_batch(con: duckdb.DuckDBPyConnection, text_bytes: int | None = None) 
         (records,) = con.execute("SELECT count(*) FROM raw_issues").fetchall()[0]
     if not records or not text_bytes:
         return None
-    budget = memory_limit_mb() * 2**20 // 8
+    budget = memory_limit_mb(con) * 2**20 // 8
     ranges = -(-text_bytes // budget) if budget else 1
     if records > SMALL_VIEW_ROWS:
         ranges = max(ranges, PUBLIC_RANGES)

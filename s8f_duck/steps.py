@@ -7,7 +7,6 @@ whole pipeline: reading them top to bottom is reading what a command computes.
 from __future__ import annotations
 
 import atexit
-import functools
 import os
 import shutil
 import tempfile
@@ -143,25 +142,30 @@ def memory_limit() -> str:
     return os.environ.get(MEMORY_LIMIT_ENV, DEFAULT_MEMORY_LIMIT)
 
 
-def memory_limit_bytes() -> int:
+def memory_limit_bytes(con: duckdb.DuckDBPyConnection | None = None) -> int:
     """The configured memory limit in bytes, as DuckDB reads it (any form it takes: "3GB",
-    "3G", "3GiB", "75%", ...); a value it refuses is unusable input naming the variable."""
-    return _bytes_of(memory_limit())
-
-
-def memory_limit_mb() -> int:
-    """The configured memory limit in MiB."""
-    return memory_limit_bytes() // 2**20
-
-
-@functools.cache
-def _bytes_of(limit: str) -> int:
-    with _connection({"memory_limit": limit}) as con:
-        try:  # the exact figure of a size; DuckDB's own rounding of it for a share of the memory
-            return int(con.execute("SELECT parse_formatted_bytes(?)", [limit]).fetchall()[0][0])
+    "3G", "3GiB", "75%", ...), asked of a connection made by `connect` (else of one made
+    for it: 15-40 ms); a value DuckDB refuses is unusable input naming the variable."""
+    limit = memory_limit()
+    if limit not in _LIMIT_BYTES:
+        if con is None:
+            with _connection({"memory_limit": limit}) as own:
+                return memory_limit_bytes(own)
+        try:  # the exact figure of a size; for a share of the memory, DuckDB's own rounding of it
+            query, parameters = "SELECT parse_formatted_bytes(?)", [limit]
+            _LIMIT_BYTES[limit] = int(con.execute(query, parameters).fetchall()[0][0])
         except duckdb.Error:
             query = "SELECT parse_formatted_bytes(current_setting('memory_limit'))"
-            return int(con.execute(query).fetchall()[0][0])
+            _LIMIT_BYTES[limit] = int(con.execute(query).fetchall()[0][0])
+    return _LIMIT_BYTES[limit]
+
+
+_LIMIT_BYTES: dict[str, int] = {}
+
+
+def memory_limit_mb(con: duckdb.DuckDBPyConnection | None = None) -> int:
+    """The configured memory limit in MiB."""
+    return memory_limit_bytes(con) // 2**20
 
 
 def _connection(
@@ -244,11 +248,11 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
         finally:
             con.close()
         return
-    in_memory = path is None and input_bytes is not None and input_bytes * FILE_SHARE <= memory_limit_bytes()
     with scratch_directory("s8f-duck-db-") as scratch:  # removed in the background once closed
-        target = ":memory:" if in_memory else str(path or scratch / "corpus.duckdb").replace("'", "''")
         con = connect()
         try:
+            in_memory = path is None and input_bytes is not None and input_bytes * FILE_SHARE <= memory_limit_bytes(con)
+            target = ":memory:" if in_memory else str(path or scratch / "corpus.duckdb").replace("'", "''")
             con.execute(f"ATTACH '{target}' AS corpus (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
             con.execute("USE corpus")
             hashing.register(con, columns=True)
