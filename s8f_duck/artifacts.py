@@ -218,7 +218,7 @@ def public_batch(con: duckdb.DuckDBPyConnection, text_bytes: int | None = None) 
         (records,) = con.execute("SELECT count(*) FROM raw_issues").fetchall()[0]
     if not records or not text_bytes:
         return None
-    budget = memory_limit_mb() * 2**20 // 8
+    budget = memory_limit_mb(con) * 2**20 // 8
     ranges = -(-text_bytes // budget) if budget else 1
     if records > SMALL_VIEW_ROWS:
         ranges = max(ranges, PUBLIC_RANGES)
@@ -318,25 +318,11 @@ def _windows(f: BinaryIO, overlap: int = 0) -> Iterator[bytes | mmap.mmap]:
 
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file's bytes."""
-    digest = hashlib.sha256()
     try:
         with open(path, "rb") as f:
-            for window in _windows(f):
-                digest.update(window)
+            return hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
-    return digest.hexdigest()
-
-
-def same_bytes(a: Path, b: Path, chunk: int = 1 << 24) -> bool:
-    """Whether two files hold the same bytes, compared in chunks."""
-    if a.stat().st_size != b.stat().st_size:
-        return False
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        while block := fa.read(chunk):
-            if block != fb.read(chunk):
-                return False
-    return True
 
 
 def file_contains(path: Path, needles: list[str]) -> dict[str, bool]:

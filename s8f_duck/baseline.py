@@ -20,20 +20,20 @@ from .steps import BASELINE_STEPS, connect, run_steps
 
 def baseline(public_path: Path, output_path: Path, progress: Progress | None = None) -> int:
     """Write a submission computed from the public corpus alone; return its answer count."""
-    progress = progress or Progress("baseline", enabled=False)
+    progress = progress or Progress("baseline")
     paths.check({"--public": public_path}, {"--output": output_path})
     outputs = Outputs([output_path])
     try:
         temp = outputs.temp_for(output_path)
         with connect() as con:
-            progress.step("load public corpus")
+            progress.step("read the public corpus")
             load_public(con, public_path)
-            run_steps(con, BASELINE_STEPS, progress)
-            progress.step("write submission")
+            progress.step("answer the questions")
+            run_steps(con, BASELINE_STEPS)
+            progress.step("write the submission")
             write_answers(con, temp, file_sha256(public_path), SUBMISSION_SCHEMA)
             (count,) = con.execute("SELECT count(*) FROM answers").fetchall()[0]
         outputs.commit()
     finally:
         outputs.discard()
-    progress.done()
     return count

@@ -1,13 +1,21 @@
 """The `s8f-duck` command line: parses arguments, calls one function, maps errors to exits.
 
-Exit status (docs/format.md §10): 0 success; 1 a verdict against the input (quality floor missed,
-verification or leak check failed); 2 unusable input, environment or usage, named on
-stderr; 3 a bug in s8f-duck (failures.py); 128 + the signal's number when stopped by
-SIGINT, SIGTERM or SIGHUP (interrupts.py).
+Exit status (docs/format.md, "Exit status and interfaces"): 0 success; 1 a verdict against
+the input (quality floor missed, verification or leak check failed); 2 unusable input,
+environment or usage, named on stderr; 3 a bug in s8f-duck (failures.py); 128 + the
+signal's number when stopped by SIGINT, SIGTERM or SIGHUP (interrupts.py).
+
+Every command takes -q (nothing on stdout but what it exists to print; errors still on
+stderr) and -v (a line per step on stderr); without either, stderr shows the step under way
+only when it is a terminal (progress.py). The help is Click's plain text: paragraphs are
+rewrapped to the terminal, a block after a line holding only \\b is kept as written.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
+import signal
 import socket
 import sys
 import traceback
@@ -24,29 +32,41 @@ from .progress import Progress
 
 app = typer.Typer(
     help=(
-        "Freeze a GitHub issue dump (`gh issue list --json`, or the REST API's issues) into a "
-        "leak-controlled benchmark (public corpus, "
-        "answer bundle, report), verify it, grade submissions, run the exact SQL baseline, "
-        "and explore the corpus with SQL.\n\n"
-        "Exit status: 0 success, 1 a verdict against the input (verification failed, quality "
-        "floor missed), 2 unusable input, environment or usage, 3 a bug in s8f-duck; 130, 143, "
-        "129 when stopped by SIGINT, SIGTERM, SIGHUP (temporary files removed).\n\n"
-        "Environment: S8F_DUCK_MEMORY_LIMIT caps DuckDB's memory (default 3GB); beyond it, work "
-        "spills to a private temporary directory. S8F_DUCK_DEBUG=1 prints the traceback of an "
-        "internal error."
+        "Freeze a GitHub issue dump into a leak-controlled benchmark (public corpus, answer bundle, "
+        "report), verify it, grade submissions, run candidates in a sandbox, and explore the corpus "
+        "with SQL.\n\n"
+        "Run `s8f-duck COMMAND -h` for a command's options. Every command takes -q (print nothing "
+        "on success but what the command exists to print) and -v (a line per step on stderr).\n\n"
+        "\b\n"
+        "Exit status:\n"
+        "  0    success\n"
+        "  1    a verdict against the input (verification failed, quality floor missed)\n"
+        "  2    unusable input, environment or usage (one line on stderr names it)\n"
+        "  3    a bug in s8f-duck\n"
+        "  130, 143, 129  stopped by SIGINT, SIGTERM, SIGHUP (temporary files removed)\n\n"
+        "\b\n"
+        "Environment:\n"
+        "  S8F_DUCK_MEMORY_LIMIT  DuckDB's memory limit, in any form DuckDB takes (3GB, 3GiB, 75%);\n"
+        "                         default 3GB; beyond it, work spills to a private temporary directory\n"
+        "  S8F_DUCK_DEBUG=1       print the traceback of an internal error"
     ),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # Click's plain help: rewrapped paragraphs, no boxes
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
 )
 
 T = TypeVar("T")
 
-INPUT_FORMATS = ("auto", "gh", "rest")  # input_forms.INPUT_FORMATS, without importing DuckDB for --help
-INPUT_FORMAT_HELP = (
-    "The dump's form: auto (told from its content), gh (the `gh issue list --json` array) or rest "
-    "(GitHub's REST issue objects; pull requests are dropped)."
-)
+Quiet = Annotated[
+    bool,
+    typer.Option("--quiet", "-q", help="Print nothing on success but what the command exists to print "
+                                       "(errors still go to stderr)."),  # fmt: skip
+]
+Verbose = Annotated[bool, typer.Option("--verbose", "-v", help="Print a line per step on stderr, with its time.")]
+
+STDOUT = Path("-")
 
 
 class Split(str, Enum):
@@ -57,8 +77,52 @@ class Split(str, Enum):
     train = "train"
 
 
+class InputFormat(str, Enum):
+    """input_forms.INPUT_FORMATS, without importing DuckDB for --help."""
+
+    auto = "auto"
+    gh = "gh"
+    rest = "rest"
+
+
+class GradeFormat(str, Enum):
+    summary = "summary"
+    table = "table"
+    json = "json"
+
+
+class SqlFormat(str, Enum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+
+
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+    csv = "csv"
+
+
+INPUT_FORMAT_HELP = (
+    "The dump's form: auto (told from its content), gh (the `gh issue list --json` array) or rest "
+    "(GitHub's REST issue objects; pull requests are dropped)."
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        print(f"s8f-duck {version('s8f-duck')}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _commands() -> None:
+def _commands(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
     """Keeps every command a subcommand (`s8f-duck freeze ...`), however many there are."""
 
 
@@ -72,21 +136,31 @@ def _run(command: str, action: Callable[[], T]) -> T:
         _fail(command, exc)
 
 
-def _check_input_format(command: str, value: str) -> None:
-    if value not in INPUT_FORMATS:
-        print(f"s8f-duck {command}: error: --input-format must be auto, gh or rest, not {value!r}", file=sys.stderr)
-        raise typer.Exit(2)
-
-
 def _fail(command: str, exc: BaseException) -> NoReturn:
-    from . import failures
+    from . import failures, progress
 
+    if isinstance(exc, BrokenPipeError):  # the reader of stdout left (`| head`): end quietly, as on SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor fail again flushing at exit
+        raise typer.Exit(128 + signal.SIGPIPE) from None
     status, message = failures.describe(exc)
+    progress.end_line()
     if failures.debugging():
         traceback.print_exception(exc)
     print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
     raise typer.Exit(status) from None
 
+
+def _say(quiet: bool, text: str, *, to_stderr: bool = False) -> None:
+    """A command's summary: on stdout (stderr when stdout carries an output), unless -q."""
+    if not quiet:
+        print(text, file=sys.stderr if to_stderr else sys.stdout)
+
+
+def _copy_to_stdout(path: Path) -> None:
+    sys.stdout.flush()
+    with open(path, "rb") as source:
+        shutil.copyfileobj(source, sys.stdout.buffer)
+    sys.stdout.buffer.flush()
 
 
 @app.command()
@@ -94,6 +168,7 @@ def freeze(
     raw: Annotated[
         Path,
         typer.Argument(
+            metavar="RAW",
             help="The issue dump: the JSON array `gh issue list --json ...` prints, or GitHub's REST issue objects "
             "(`gh api --paginate 'repos/OWNER/REPO/issues?state=all&per_page=100'`) as an array, pages or JSON "
             "Lines; either may be gzip-compressed."
@@ -108,21 +183,32 @@ def freeze(
     ] = None,
     parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
     redactions: Annotated[
-        Path | None, typer.Option(help="JSON array of RE2 patterns to redact, in order (default: the committed map).")
+        Path | None,
+        typer.Option(help="JSON array of RE2 patterns to redact, in order (default: the committed map, which "
+                          "covers S8f's own three patterns: it is no general PII scrubber)."),  # fmt: skip
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
-    input_format: Annotated[str, typer.Option(help=INPUT_FORMAT_HELP)] = "auto",
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Freeze RAW into the public corpus, answer bundle and report (byte-exact S8f layout).
+    """Freeze a dump into public corpus, answers and report.
 
-    Every derived table is computed by the SQL files under sql/ (see `s8f_duck/steps.py`
-    for their order). Outputs appear only when every step and leak check succeeded; a
-    failure leaves any existing file at the output paths untouched.
+    Every derived table is computed in SQL by DuckDB, in a fixed order (docs/format.md
+    describes what each artifact holds). The outputs appear only when every step
+    and leak check succeeded; a failure leaves any existing file at the output paths
+    untouched. Missing directories of the outputs are created. Prints the headline figures
+    and the two digests.
+
+    \b
+    Exit status:
+      0  frozen
+      1  a leak check failed (nothing written)
+      2  unusable input, option or environment (the message names it)
     """
     from . import freeze as freezing
 
-    _check_input_format("freeze", input_format)
+    progress = Progress.for_options("freeze", quiet=quiet, verbose=verbose)
     result = _run(
         "freeze",
         lambda: freezing.freeze(
@@ -135,22 +221,27 @@ def freeze(
             parquet_path=parquet,
             redactions_path=redactions or freezing.DEFAULT_REDACTIONS,
             min_records=min_records,
-            progress=Progress("freeze", enabled=False if quiet else None),
-            input_format=input_format,
+            progress=progress,
+            input_format=input_format.value,
         ),
     )
-    if not quiet:
-        print(freezing.summary(result))
+    progress.done()
+    _say(quiet, freezing.summary(result))
 
 
 @app.command()
 def grade(
     answers: Annotated[Path, typer.Option(help="The answer bundle (grader-only file).")],
     submission: Annotated[Path, typer.Option(help="The candidate's submission (fak-microcontext-submission/1).")],
-    output: Annotated[Path, typer.Option(help="Where to write the grade JSON (core fields, then the breakdown).")],
+    output: Annotated[
+        Path | None,
+        typer.Option(help="Also write the grade JSON (core fields, then the breakdown) here; - for standard output "
+                          "(what --format prints then goes to stderr). Without it no file is written."),  # fmt: skip
+    ] = None,
     format: Annotated[
-        str, typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown), json.")
-    ] = "summary",
+        GradeFormat,
+        typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown) or json."),
+    ] = GradeFormat.summary,
     split: Annotated[
         Split,
         typer.Option(
@@ -158,22 +249,41 @@ def grade(
             "full feedback while test stays unseen. Aggregates are corpus-wide and graded on test only.",
         ),
     ] = Split.test,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Grade a submission fact by fact against the held-out test answers (docs/format.md §8).
+    """Grade a submission against the answer bundle.
 
-    Exit 0 when quality passes (every test record exact, no aggregate or citation
-    error); 1 when it does not, or when the submission is bound to another corpus; 2
-    when an input cannot be used (the message names the field and the record).
+    Compares it fact by fact with the held-out answers.
+
+    The grade passes when every graded record is exact and there is no aggregate or citation
+    error (docs/format.md, "Grading"). With -q nothing is printed unless --format is
+    table or json: the exit status is the verdict.
+
+    \b
+    Exit status:
+      0  the quality floor passed
+      1  it did not, or the submission is bound to another corpus
+      2  an input cannot be used (the message names the field and the record)
     """
     from . import grade as grading
     from .gojson import dumps
 
-    if format not in ("summary", "table", "json"):
-        print(f"s8f-duck grade: error: --format must be summary, table or json, not {format!r}", file=sys.stderr)
-        raise typer.Exit(2)
+    progress = Progress.for_options("grade", quiet=quiet, verbose=verbose)
+    to_stdout = output == STDOUT
 
-    report = _run("grade", lambda: grading.grade_to(answers, submission, output, split.value))
-    print({"summary": grading.summary, "table": grading.table, "json": lambda r: dumps(r).rstrip()}[format](report))
+    def go() -> dict:
+        progress.step("grade the submission")
+        report = grading.grade_to(answers, submission, None if to_stdout else output, split.value)
+        progress.done()
+        return report
+
+    report = _run("grade", go)
+    if to_stdout:
+        sys.stdout.write(dumps(report))
+        sys.stdout.flush()
+    rendered = {"summary": grading.summary, "table": grading.table, "json": lambda r: dumps(r).rstrip()}
+    _say(quiet and format == GradeFormat.summary, rendered[format.value](report), to_stderr=to_stdout)
     if not report["corpus_bound"]:
         print(
             f"s8f-duck grade: the submission is bound to corpus {report['submission_corpus_sha256']!r}, "
@@ -203,103 +313,197 @@ def verify(
                      help="Require the public corpus to have this published SHA-256 digest (the only anchor "
                           "for its source string)."),  # fmt: skip
     ] = None,
-    input_format: Annotated[str, typer.Option(help="For --raw: " + INPUT_FORMAT_HELP)] = "auto",
+    input_format: Annotated[InputFormat, typer.Option(help="For --raw: " + INPUT_FORMAT_HELP)] = InputFormat.auto,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Verify a frozen triple: digest binding, counts and report verdicts (as the reference
-    does), then re-derive the public corpus, answer bundle and report from the public
-    corpus with freeze's own SQL (splits, hashes, answers, aggregates, report counts, leak
-    checks, oracle grade) and require each to equal its file byte for byte: key order,
-    number forms and JSON types included. The public text must hold no match of the
-    redaction map. The report's scrubbed_matches counts matches in the raw text, so
-    without --raw only its type and range are checked. Exit 0 verified, 1 a difference
-    (the first ones are named), 2 an unusable file or option.
+    """Verify a frozen triple re-derives byte for byte.
+
+    Checks the digest binding, the counts and the report's verdicts, then re-derives the
+    public corpus, answer bundle and report from the public corpus with freeze's own SQL and
+    requires each to equal its file byte for byte (key order, number forms and JSON types
+    included). The public text must hold no match of the redaction map. The report's
+    scrubbed_matches counts matches in the raw text, so without --raw only its type and
+    range are checked.
+
+    \b
+    Exit status:
+      0  verified
+      1  a difference (the first ones are named)
+      2  an unusable file or option
     """
     from . import paths
     from .freeze import DEFAULT_REDACTIONS
     from .verify import Verification, verdict
     from .verify import verify as verifying
 
+    progress = Progress.for_options("verify", quiet=quiet, verbose=verbose)
+
     def run() -> Verification:
         inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions}
         paths.check(inputs)
         return verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
-            expect_sha256=expect_sha256, progress=Progress("verify"), input_format=input_format,
+            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value,
         )  # fmt: skip
 
-    _check_input_format("verify", input_format)
     result = _run("verify", run)
+    progress.done()
     _run("verify", lambda: verdict(result.problems))
-    print("verified: digests bind, counts match, and every artifact re-derives from the public corpus")
     anchor = "the expected one" if expect_sha256 else "compare it with the published one or pin it: --expect-sha256"
-    print(f"public corpus sha256 {result.corpus_sha256} ({anchor})")
+    lines = [
+        "verified: digests bind, counts match, and every artifact re-derives from the public corpus",
+        f"public corpus sha256 {result.corpus_sha256} ({anchor})",
+    ]
     if raw is None:
-        print(
+        lines.append(
             f"report.scrubbed_matches ({result.scrubbed_matches}) is checked for its type and range only: "
             "it counts matches in the raw text (give --raw to re-derive it)"
         )
+    _say(quiet, "\n".join(lines))
 
 
 @app.command()
 def baseline(
     public: Annotated[Path, typer.Option(help="The public corpus: the only input the baseline receives.")],
-    output: Annotated[Path, typer.Option(help="Where to write the submission (fak-microcontext-submission/1).")],
+    output: Annotated[
+        Path,
+        typer.Option(help="Where to write the submission (fak-microcontext-submission/1); - for standard output."),
+    ],
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """The exact SQL baseline candidate: answers every question from the public corpus
-    alone, with freeze's own SQL over DuckDB. It takes no answer bundle: grade its output
-    with `s8f-duck grade`.
+    """Write the SQL baseline's submission.
+
+    The exact SQL baseline candidate answers every question with freeze's own SQL over DuckDB and takes no answer bundle:
+    grade its output with `s8f-duck grade`.
+
+    \b
+    Exit status:
+      0  the submission is written
+      2  an unusable input or output
     """
+    import tempfile
+
     from .baseline import baseline as run_baseline
 
-    count = _run("baseline", lambda: run_baseline(public, output, Progress("baseline")))
-    print(f"wrote {count} answers to {output}")
+    progress = Progress.for_options("baseline", quiet=quiet, verbose=verbose)
+
+    def go() -> int:
+        if output != STDOUT:
+            return run_baseline(public, output, progress)
+        with tempfile.TemporaryDirectory(prefix="s8f-duck-baseline-") as directory:  # in this run's private one
+            written = Path(directory) / "submission.json"
+            count = run_baseline(public, written, progress)
+            progress.done()
+            _copy_to_stdout(written)
+            return count
+
+    count = _run("baseline", go)
+    progress.done()
+    _say(quiet, f"wrote {count} answers to {'standard output' if output == STDOUT else output}", to_stderr=output == STDOUT)
 
 
 @app.command()
 def explore(
-    public: Annotated[Path, typer.Argument(help="A public corpus file.")],
     db: Annotated[Path, typer.Option(help="Where to write the DuckDB database.")],
+    public_argument: Annotated[
+        Path | None, typer.Argument(metavar="[PUBLIC]", help="The public corpus, as --public gives it.", hidden=True)
+    ] = None,
+    public: Annotated[Path | None, typer.Option(help="The public corpus file.")] = None,
     parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Build a DuckDB database with the same tables as `freeze --db`, from the public
-    corpus alone (for people who only have the public file)."""
+    """Build a DuckDB database from a public corpus.
+
+    The database has the same tables as `freeze --db`, for people who only have the public
+    file; query it with `s8f-duck sql --db`. (The public corpus may also be given without
+    --public, as the first argument.)
+
+    \b
+    Exit status:
+      0  the database is written
+      2  an unusable input or output
+    """
     from .explore import explore as run_explore
 
-    _run("explore", lambda: run_explore(public, db, parquet))
-    print(f"wrote {db}; query it with: s8f-duck sql --db {db} \"SELECT * FROM issues LIMIT 5\"")
+    given = _one_public(public_argument, public)
+    progress = Progress.for_options("explore", quiet=quiet, verbose=verbose)
+    _run("explore", lambda: run_explore(given, db, parquet, progress))
+    progress.done()
+    _say(quiet, f"wrote {db}; query it with: s8f-duck sql --db {db} \"SELECT * FROM issues LIMIT 5\"")
+
+
+def _one_public(positional: Path | None, option: Path | None) -> Path:
+    """The public corpus of `explore`: --public, or the older positional spelling."""
+    if positional is not None and option is not None and positional != option:
+        raise typer.BadParameter("give the public corpus once: --public PATH", param_hint="--public")
+    given = option or positional
+    if given is None:
+        raise typer.BadParameter("the public corpus is required", param_hint="--public")
+    return given
 
 
 @app.command()
 def sql(
-    query: Annotated[str | None, typer.Argument(help="SQL to run; without it, an interactive shell.")] = None,
+    query: Annotated[
+        str | None,
+        typer.Argument(metavar="[QUERY]", help="SQL to run (several statements: each result is printed); without it, an interactive "
+                            "shell."),  # fmt: skip
+    ] = None,
     db: Annotated[Path | None, typer.Option(help="A database written by `freeze --db` or `explore` (read-only).")] = None,
     public: Annotated[Path | None, typer.Option(help="Or a public corpus, loaded into memory first.")] = None,
-    format: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    format: Annotated[
+        SqlFormat,
+        typer.Option("--format", help="table: DuckDB's box table (long results elided); csv, json: every row, as "
+                                      "DuckDB's COPY writes them (json: an array of objects)."),  # fmt: skip
+    ] = SqlFormat.table,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Run SQL over the corpus tables: issues, labels, reference_edges, duplicate_edges,
-    contradiction_cues, components, splits, answers, state_counts, label_counts,
-    newest_issue_ids, most_recently_updated_issue_ids (see docs/querying.md)."""
+    """Run SQL over the corpus tables (read-only).
+
+    Tables: issues, labels, reference_edges, duplicate_edges, contradiction_cues,
+    components, splits, answers, state_counts, label_counts, newest_issue_ids,
+    most_recently_updated_issue_ids (see docs/querying.md). A query can read no file and
+    write none.
+
+    Without a query: the `duckdb` shell when one on PATH can read the database (read-only,
+    in safe mode), else a prompt of its own (statements end with ';'; .tables, .schema,
+    .mode, .help; on a terminal, line editing and history).
+
+    \b
+    Exit status:
+      0  the query ran (in the shell: until its end)
+      2  an unusable database or corpus, or a query that failed
+    """
     from . import explore as exploring
 
-    if format not in ("table", "csv", "json"):
-        print(f"s8f-duck sql: error: --format must be table, csv or json, not {format!r}", file=sys.stderr)
-        raise typer.Exit(2)
-    con = _run("sql", lambda: exploring.open_corpus(db, public))
+    progress = Progress.for_options("sql", quiet=quiet, verbose=verbose)
+    _run("sql", lambda: exploring.check_corpus(db, public))
+    note = ""
+    if query is None and db is not None:
+        from . import prompt
+
+        cli, note = _run("sql", lambda: prompt.duckdb_shell(db))
+        if cli is not None:
+            prompt.exec_duckdb(cli, db)
+    con = _run("sql", lambda: exploring.open_corpus(db, public, progress))
+    progress.done()
     if query is None:
-        exploring.shell(db, con, format)
+        from . import prompt
+
+        prompt.run_prompt(con, format.value, note)
         return
-    print(exploring.render(*_run("sql", lambda: exploring.run_query(con, query)), format))
-
-
-class ListFormat(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
+    _run("sql", lambda: exploring.run_sql(con, query, format.value))
 
 
 @app.command(context_settings={"allow_interspersed_args": False})
 def run(
-    command: Annotated[list[str], typer.Argument(help="The candidate command and its arguments, after --.")],
+    command: Annotated[
+        list[str], typer.Argument(metavar="COMMAND...", help="The candidate command and its arguments, after --.")
+    ],
     public: Annotated[Path, typer.Option(help="The public corpus: the only corpus file the candidate sees.")],
     answers: Annotated[Path, typer.Option(help="The answer bundle: read by the grader here, never mounted.")],
     runs: Annotated[Path, typer.Option(help="The runs database (created when missing); run files go beside it.")],
@@ -324,16 +528,23 @@ def run(
     ro: Annotated[
         list[Path] | None, typer.Option(help="Mount this path read-only at its own path, e.g. a virtual environment.")
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="Print nothing on success.")] = False,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Run a candidate blind: in a bubblewrap sandbox that holds only the public corpus
-    (/corpus/public.json), an empty /out for /out/submission.json, an empty /tmp and the
-    mounts asked for, with no network but the allowed endpoints; then grade the submission
-    here and record the run (cost, outcome, grade, every slice) in the runs database.
+    """Run a candidate in a sandbox, grade and record it.
 
-    Exit 0: recorded, and the quality floor passed. 1: recorded, and the candidate failed,
-    hit a limit, wrote nothing usable or missed the quality floor. 2: unusable input, or no
-    sandbox can be made here (nothing is run then). See docs/runs.md.
+    The bubblewrap sandbox holds only the public corpus (/corpus/public.json), an empty /out
+    for /out/submission.json, an empty /tmp and the mounts asked for, with no network but
+    the allowed endpoints. The submission is graded here, and the run (cost, outcome, grade,
+    every slice) recorded in the runs database. See docs/runs.md. With -q the summary is
+    printed only when the run did not pass.
+
+    \b
+    Exit status:
+      0  recorded, and the quality floor passed
+      1  recorded, and the candidate failed, hit a limit, wrote nothing usable or missed
+         the quality floor
+      2  unusable input, or no sandbox can be made here (nothing is run then)
     """
     from . import runner
     from .limits import Limits
@@ -351,9 +562,11 @@ def run(
             public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
             candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
         )  # fmt: skip
-        return runner.run(request, Progress("run", enabled=False if quiet else None))
+        return runner.run(request, progress)
 
+    progress = Progress.for_options("run", quiet=quiet, verbose=verbose)
     result = _run("run", go)
+    progress.done()
     if not quiet or result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
         print(runner.summary(result))
     if result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
@@ -364,9 +577,18 @@ def run(
 def list_runs(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
     format: Annotated[ListFormat, typer.Option("--format", help="How to print the runs.")] = ListFormat.table,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """List the recorded runs, newest first: outcome, grade and cost. Exit 0, or 2 when
-    the database cannot be read."""
+    """List the recorded runs, newest first.
+
+    Each with its outcome, grade and cost.
+
+    \b
+    Exit status:
+      0  listed
+      2  the database cannot be read
+    """
     from . import runner
 
     names, data = _run("runs", lambda: runner.list_runs(runs))
@@ -387,17 +609,24 @@ def serve(
     ] = None,
     ladder_step: Annotated[float, typer.Option(help="The Ladder's step for held-out scores (a share of records).")] = 0.01,
     max_bytes: Annotated[str, typer.Option(help="Largest submission accepted; larger is 413.")] = "64MiB",
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Serve the held-out answers behind a grading service (Starlette on uvicorn): teams
-    POST submissions with a bearer token and get the Ladder's held-out score (no per-record
-    detail) or, for the tune and train splits, the full grade; every submission is stored
-    in the service database before the answer. See docs/service.md.
+    """Serve the answers behind a grading service.
 
-    Exit 0 when stopped (Ctrl-C); 2 when an input is unusable or the port is taken.
+    Teams POST submissions with a bearer token and get the Ladder's held-out score (no
+    per-record detail) or, for the tune and train splits, the full grade; every submission
+    is stored in the service database before the answer. Starlette on uvicorn. See
+    docs/service.md. With -q the address it listens on is not printed.
+
+    \b
+    Exit status:
+      0  stopped (Ctrl-C)
+      2  an input is unusable or the port is taken
     """
     import uvicorn
 
-    from . import runner, service
+    from . import paths, runner, service
 
     def start() -> service.Service:
         released = None
@@ -408,6 +637,7 @@ def serve(
                 raise UnusableInput(f"--release-after {release_after!r}: not an RFC 3339 time") from None
             if released.tzinfo is None:
                 raise UnusableInput(f"--release-after {release_after!r}: give the offset (Z for UTC)")
+        paths.make_parent(db, "--db")
         config = service.ServiceConfig(
             answers=answers, public=public, db=db, teams=service.load_teams(teams), daily_limit=daily_limit,
             release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
@@ -423,8 +653,9 @@ def serve(
     state = _run("serve", start)
     try:
         listener = _run("serve", listen)
-        print(f"s8f-duck serve: http://{host}:{listener.getsockname()[1]}/ (corpus {state.public_sha256[:12]}…, "
-              f"store {db})", file=sys.stderr, flush=True)  # fmt: skip
+        if not quiet:
+            print(f"s8f-duck serve: http://{host}:{listener.getsockname()[1]}/ (corpus {state.public_sha256[:12]}…, "
+                  f"store {db})", file=sys.stderr, flush=True)  # fmt: skip
         server = uvicorn.Server(uvicorn.Config(service.create_app(state), log_level="warning", access_log=False))
         server.run(sockets=[listener])
     finally:
@@ -434,26 +665,53 @@ def serve(
 @app.command()
 def team(
     teams: Annotated[Path, typer.Option(help="The teams file of `s8f-duck serve` (created when missing).")],
-    name: Annotated[str, typer.Argument(help="The new team's name.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new team's name.")],
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Add a team: prints its new bearer token once; the file keeps only the token's
-    SHA-256. Exit 0, or 2 when the file is unusable or the team exists."""
+    """Add a team and print its new bearer token.
+
+    The token is printed once (also with -q: it is what the command is for); the file keeps
+    only its SHA-256.
+
+    \b
+    Exit status:
+      0  added
+      2  the file is unusable or the team exists
+    """
+    from .paths import make_parent
     from .service import add_team
 
-    token = _run("team", lambda: add_team(teams, name))
+    def go() -> str:
+        make_parent(teams, "--teams")
+        return add_team(teams, name)
+
+    token = _run("team", go)
     print(token)
 
 
 @app.command()
 def submit(
-    submission: Annotated[Path, typer.Argument(help="The submission file (fak-microcontext-submission/1).")],
+    submission: Annotated[
+        Path, typer.Argument(metavar="SUBMISSION", help="The submission file (fak-microcontext-submission/1).")
+    ],
     url: Annotated[str, typer.Option(help="The grading service, e.g. http://127.0.0.1:8765.")],
     token_file: Annotated[Path, typer.Option(help="A file holding the team's bearer token.")],
     split: Annotated[Split, typer.Option(help="test: the held-out score; tune / train: the full grade.")] = Split.test,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Send a submission to a grading service and print its answer (JSON). Exit 0 when
-    it was graded, 1 when the service refused it (the message says why: 400 unusable,
-    401 token, 413 size, 429 daily limit), 2 when it cannot be sent."""
+    """Send a submission to a grading service.
+
+    Prints the service's answer (JSON).
+
+    \b
+    Exit status:
+      0  graded
+      1  the service refused it (the message says why: 400 unusable, 401 token, 413 size,
+         429 daily limit)
+      2  it cannot be sent
+    """
     import httpx
 
     def send() -> httpx.Response:
@@ -483,7 +741,9 @@ def submit(
 def leaderboard(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
     html: Annotated[
-        Path | None, typer.Option(help="Write the page here: one self-contained HTML file that links each run's files.")
+        Path | None,
+        typer.Option(help="Write the page here: one self-contained HTML file that links each run's files; - for "
+                          "standard output."),  # fmt: skip
     ] = None,
     format: Annotated[
         ListFormat | None,
@@ -499,20 +759,37 @@ def leaderboard(
     min_label_facts: Annotated[
         int, typer.Option(help="Score each label with at least this many gold records among the graded ones.")
     ] = 5,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
 ) -> None:
-    """Compare the recorded runs: per run its outcome, grade and cost; per slice (state,
-    labels, references, duplicate targets, contradiction cues, all facts) and per frequent
-    label precision, recall and F1 with 95% bootstrap intervals over the graded records;
-    each aggregate exact or not. Exit 0, or 2 when the database or a --compare run cannot
-    be used."""
+    """Compare the recorded runs (bootstrap intervals).
+
+    Per run its outcome, grade and cost; per slice (state, labels, references, duplicate
+    targets, contradiction cues, all facts) and per frequent label precision, recall and F1
+    with 95% bootstrap intervals over the graded records; each aggregate exact or not.
+
+    \b
+    Exit status:
+      0  compared
+      2  the database or a --compare run cannot be used
+    """
     from . import leaderboard as board
     from . import leaderboard_page, leaderboard_text
     from .artifacts import Outputs, write_text
 
+    progress = Progress.for_options("leaderboard", quiet=quiet, verbose=verbose)
+
     def go() -> dict[str, object]:
         request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None)
+        progress.step("score the runs")
         document = board.compute(request)
         if html is not None:
+            progress.step("write the page")
+        if html == STDOUT:
+            progress.done()  # its line is off the terminal before the page is on it
+            sys.stdout.write(leaderboard_page.render(document, Path("leaderboard.html")))
+            sys.stdout.flush()
+        elif html is not None:
             outputs = Outputs()
             try:
                 write_text(outputs.temp_for(html), leaderboard_page.render(document, html))
@@ -522,13 +799,16 @@ def leaderboard(
         return document
 
     document = _run("leaderboard", go)
+    progress.done()
     chosen = format or (None if html is not None else ListFormat.table)
     if chosen is None:
         graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
-        print(f"wrote {html}: {len(document['runs'])} runs, {graded} graded ({resamples} resamples, seed {seed})")
+        where = "standard output" if html == STDOUT else html
+        _say(quiet, f"wrote {where}: {len(document['runs'])} runs, {graded} graded ({resamples} resamples, seed {seed})",
+             to_stderr=html == STDOUT)  # fmt: skip
     else:
         render = {"table": leaderboard_text.to_table, "json": leaderboard_text.to_json, "csv": leaderboard_text.to_csv}
-        print(render[chosen.value](document).rstrip("\n"))
+        print(render[chosen.value](document).rstrip("\n"), file=sys.stderr if html == STDOUT else sys.stdout)
 
 
 def main() -> None:

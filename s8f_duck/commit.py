@@ -40,7 +40,7 @@ from typing import Any
 
 from . import scratch
 from .errors import UnusableInput
-from .paths import writable_kind
+from .paths import make_parent, writable_kind
 
 _rename = os.replace  # the one call that moves a file into place (tests make it fail or stop)
 
@@ -207,12 +207,13 @@ class Outputs:
 
 
 def _directory(final: Path) -> str:
-    """The real path of an output's directory (UnusableInput when there is none)."""
+    """The real path of an output's directory, created when missing (UnusableInput when it
+    cannot be)."""
     final = Path(final)
     if final.is_dir():
         raise UnusableInput(f"{final}: is a directory, expected a file path")
     if not final.parent.is_dir():
-        raise UnusableInput(f"{final}: directory {final.parent} does not exist")
+        make_parent(final)
     return os.path.realpath(final.parent)
 
 

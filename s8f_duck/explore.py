@@ -1,36 +1,39 @@
 """The corpus as a database: `s8f-duck explore` builds one from a public corpus, and
-`s8f-duck sql` queries one (or a public corpus loaded on the fly)."""
+`s8f-duck sql` queries one (or a public corpus loaded on the fly). The interactive
+prompt is in prompt.py."""
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-import os
-import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Literal, TextIO
 
 import duckdb
 
-from . import artifacts, interrupts, paths, scratch
+from . import artifacts, paths
 from .errors import UnusableInput
 from .load import load_public
 from .progress import Progress
 from .steps import BESIDE_PUBLIC_STEPS, FREEZE_STEPS, connect, run_steps, work_database
 
+Format = Literal["table", "csv", "json"]
+
 
 def load_corpus(con: duckdb.DuckDBPyConnection, public_path: Path, progress: Progress | None = None) -> None:
     """Every freeze table (issues, labels, edges, components, answers, ...) from a public corpus."""
+    progress = progress or Progress("sql")
+    progress.step("read the public corpus")
     load_public(con, public_path)
-    run_steps(con, (*FREEZE_STEPS, *BESIDE_PUBLIC_STEPS), progress)
+    progress.step("derive the tables")
+    run_steps(con, (*FREEZE_STEPS, *BESIDE_PUBLIC_STEPS))
 
 
-def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) -> None:
+def explore(
+    public_path: Path, db_path: Path, parquet_path: Path | None = None, progress: Progress | None = None
+) -> None:
     """Write a database with the freeze tables, built from the public corpus alone."""
-    progress = Progress("explore")
-    paths.check({"PUBLIC": public_path}, {"--db": db_path, "--parquet": parquet_path})
+    progress = progress or Progress("explore")
+    paths.check({"--public": public_path}, {"--db": db_path, "--parquet": parquet_path})
     outputs = artifacts.Outputs([db_path, parquet_path])
     try:
         temp_db = outputs.temp_for(db_path)
@@ -38,99 +41,91 @@ def explore(public_path: Path, db_path: Path, parquet_path: Path | None = None) 
         with work_database(temp_db) as con:
             load_corpus(con, public_path, progress)
             if parquet_path is not None:
+                progress.step("write the Parquet file")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
         outputs.commit()
     finally:
         outputs.discard()
-    progress.done()
 
 
-def open_corpus(db_path: Path | None, public_path: Path | None) -> duckdb.DuckDBPyConnection:
+def open_corpus(
+    db_path: Path | None, public_path: Path | None, progress: Progress | None = None
+) -> duckdb.DuckDBPyConnection:
     """A read-only connection to a database, or an in-memory one loaded from a public
     corpus; either way closed to files (sealed)."""
-    if (db_path is None) == (public_path is None):
-        raise UnusableInput("give exactly one of --db DATABASE or --public CORPUS")
-    paths.check({"--db": db_path, "--public": public_path})
+    check_corpus(db_path, public_path)
     if public_path is not None:
         con = connect()
-        load_corpus(con, public_path)
+        load_corpus(con, public_path, progress)
         return sealed(con)
-    assert db_path is not None
-    if not db_path.is_file():
-        raise UnusableInput(f"{db_path}: no such database file")
     try:
         return sealed(connect(str(db_path), read_only=True))
     except duckdb.Error as exc:
         raise UnusableInput(f"{db_path}: cannot open as a DuckDB database: {exc}") from None
 
 
+def check_corpus(db_path: Path | None, public_path: Path | None) -> None:
+    """Exactly one of a database file and a public corpus, both usable paths."""
+    if (db_path is None) == (public_path is None):
+        raise UnusableInput("give exactly one of --db DATABASE or --public CORPUS")
+    paths.check({"--db": db_path, "--public": public_path})
+    if db_path is not None and not db_path.is_file():
+        raise UnusableInput(f"{db_path}: no such database file")
+
+
 def sealed(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """The connection with no access to files from now on: a query can neither read a file
     (read_text, read_csv, ...), nor write one (COPY ... TO, EXPORT), nor attach or load
     anything, and cannot change that (the configuration is locked). Spilling to its
-    temporary directory, set before, still works."""
+    temporary directory, set before, still works. Results leave it as Arrow with DuckDB's
+    own types (UUID, JSON, HUGEINT, TIME WITH TIME ZONE ...) kept, for `write_result`."""
     con.execute("SET enable_external_access = false")
     con.execute("SET python_enable_replacements = false")  # nor read a Python variable as a table
+    con.execute("SET arrow_lossless_conversion = true")
     con.execute("SET lock_configuration = true")
     return con
 
 
-def run_query(con: duckdb.DuckDBPyConnection, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
-    """Column names and rows of a query; a SQL error is unusable input."""
+def run_sql(con: duckdb.DuckDBPyConnection, text: str, fmt: Format, out: TextIO | None = None) -> None:
+    """Run each statement of text in turn and print the result of each that has one."""
     try:
-        cursor = con.execute(query)
+        statements = con.extract_statements(text)
     except duckdb.Error as exc:
         raise UnusableInput(f"query failed: {exc}") from None
-    if cursor.description is None:
-        return [], []
-    return [d[0] for d in cursor.description], cursor.fetchall()
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return "NULL"
-    if isinstance(value, str):
-        return value.replace("\n", "\\n")
-    return str(value)
-
-
-def render(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> str:
-    """Rows as an aligned text table, CSV or JSON (an array of objects)."""
-    if fmt == "json":
-        return json.dumps([dict(zip(columns, row)) for row in rows], ensure_ascii=False, indent=2, default=str)
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(columns)
-        writer.writerows([[("" if v is None else v) for v in row] for row in rows])
-        return out.getvalue().rstrip("\n")
-    cells = [[_cell(v) for v in row] for row in rows]
-    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
-    line = lambda values: " | ".join(v.ljust(w) for v, w in zip(values, widths)).rstrip()  # noqa: E731
-    body = [line(columns), "-+-".join("-" * w for w in widths), *(line(r) for r in cells)]
-    return "\n".join(body + [f"({len(rows)} row{'s' if len(rows) != 1 else ''})"])
-
-
-def shell(db_path: Path | None, con: duckdb.DuckDBPyConnection, fmt: str) -> None:
-    """The `duckdb` shell on the database when it is installed; otherwise a small prompt."""
-    cli = shutil.which("duckdb")
-    if cli and db_path is not None:  # in safe mode: no file but the database, no dot command that touches files
-        con.close()
-        interrupts.restore()  # the shell's own Ctrl-C
-        scratch.remove_owned()  # exec leaves no exit handler to do it
-        os.execv(cli, [cli, "-readonly", "-safe", str(db_path)])
-    print("s8f-duck sql: no `duckdb` shell on PATH; end each statement with ';', quit with Ctrl-D.",
-          file=sys.stderr)  # fmt: skip
-    pending = ""
-    while True:
+    for statement in statements:
         try:
-            pending += input("s8f> " if not pending else "...> ") + "\n"
-        except EOFError:
-            print(file=sys.stderr)
-            return
-        if pending.rstrip().endswith(";"):
-            try:
-                print(render(*run_query(con, pending), fmt))
-            except UnusableInput as exc:
-                print(f"error: {exc}", file=sys.stderr)
-            pending = ""
+            result = con.sql(statement.query)
+            if result is not None:
+                write_result(con, result, fmt, out or sys.stdout)
+        except duckdb.Error as exc:
+            raise UnusableInput(f"query failed: {exc}") from None
+
+
+def write_result(con: duckdb.DuckDBPyConnection, result: duckdb.DuckDBPyRelation, fmt: Format, out: TextIO) -> None:
+    """A result as DuckDB renders it: its box table (long results elided, as its shell
+    does), or every row as its COPY ... TO writes CSV (with a header) or JSON (an array of
+    objects). The sealed connection cannot write a file, so the rows go as Arrow to a
+    connection of their own that writes them into a private temporary file (in this run's
+    work directory), copied to the output."""
+    if fmt == "table":
+        out.write(str(result))
+        out.flush()
+        return
+    import tempfile
+
+    options = "FORMAT csv" if fmt == "csv" else "FORMAT json, ARRAY true"
+    ((zone,),) = con.execute("SELECT current_setting('TimeZone')").fetchall()
+    with tempfile.TemporaryDirectory(prefix="s8f-duck-sql-") as directory, connect() as writer:
+        target = Path(directory) / f"result.{fmt}"
+        writer.execute("SET TimeZone = ?", [zone])  # a TIMESTAMPTZ is written in the reading connection's zone
+        writer.register("result", result.to_arrow_reader())
+        writer.execute(f"COPY (FROM result) TO '{str(target).replace(chr(39), chr(39) * 2)}' ({options})")
+        out.flush()
+        last = b"\n"
+        with open(target, "rb") as written:
+            while block := written.read(1 << 20):
+                out.buffer.write(block)
+                last = block[-1:]
+        if last != b"\n":  # DuckDB ends a JSON array without one; a text stream's last line has one
+            out.buffer.write(b"\n")
+        out.buffer.flush()

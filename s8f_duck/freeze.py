@@ -155,7 +155,7 @@ def freeze_tables(
     frozen in memory (steps.work_database). With same_public_as, the public corpus is
     compared with that file instead of being written (public_path is left empty), and
     PublicDiffers is raised unless they are the same bytes."""
-    progress = progress or Progress("freeze", enabled=False)
+    progress = progress or Progress("freeze")
     outputs = artifacts.Outputs([public_path, answers_path, report_path, parquet_path], private=[answers_path, db_path])
     try:
         temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
@@ -164,16 +164,17 @@ def freeze_tables(
             temp_db = outputs.temp_for(db_path)
             temp_db.unlink()  # DuckDB creates the file itself
         with work_database(temp_db, input_bytes) as con:
-            progress.step("load input")
+            progress.step("read the dump")
             with loading_into_file(con):
                 source = load(con)
-            run_steps(con, FREEZE_STEPS, progress)
+            progress.step("derive the splits, facts and answers")
+            run_steps(con, FREEZE_STEPS)
             hits = "SELECT number, scrub_matches FROM scrub_passes WHERE scrub_matches > 0 ORDER BY number"
             scrub_hits = dict(con.execute(hits).fetchall())
             if parquet_path is not None:
-                progress.step("write parquet")
+                progress.step("write the Parquet file")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
-            progress.step("write public corpus; beside it, answer facts, answer bundle, blind oracle grade")
+            progress.step("write the public corpus and the answer bundle")
             with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL: the two share both cores
                 beside = pool.submit(_beside_public, cursor(con), temp_answers)
                 writer = artifacts.ComparingWriter(same_public_as) if same_public_as else artifacts.HashingWriter(temp_public)
@@ -182,7 +183,7 @@ def freeze_tables(
             if isinstance(writer, artifacts.ComparingWriter) and not writer.same:
                 raise PublicDiffers
             leave_work_file(con, ["content_checks", "report_counts"])  # what LEAK_CHECK_STEPS and the report read
-            progress.step("bind the answer bundle, scan the public bytes")
+            progress.step("check for leaks")
             answers_sha256 = artifacts.bind_answers(temp_answers, corpus_sha256)
             oracle["corpus_sha256"] = corpus_sha256  # the grade's only use of the bundle's header
             public_bytes = same_public_as or temp_public
@@ -191,7 +192,7 @@ def freeze_tables(
             scan = [("answers_sha256", answers_sha256, digest_found)]
             scan += [("answer_field", needle, hit) for needle, hit in fields_found.items()]
             create_table(con, "public_scan", {"kind": "VARCHAR", "needle": "VARCHAR", "found": "BOOLEAN"}, scan)
-            run_steps(con, LEAK_CHECK_STEPS, progress)
+            run_steps(con, LEAK_CHECK_STEPS)
             failed = [name for name, ok in rows(con, "SELECT * FROM leak_checks")[0].items() if not ok]
             if failed:
                 raise LeakCheckFailed(failed)
@@ -201,7 +202,6 @@ def freeze_tables(
     finally:
         outputs.discard()
         wait_for_removals()
-    progress.done()
     return FreezeResult(corpus_sha256, answers_sha256, report, scrub_hits)
 
 

@@ -143,9 +143,14 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
         return full_report(con)
 
 
-def grade_to(answers_path: Path, submission_path: Path, output_path: Path, split: str = "test") -> dict[str, Any]:
-    """Grade over a split, and write the full report to output_path (all or nothing); return it."""
+def grade_to(
+    answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test"
+) -> dict[str, Any]:
+    """Grade over a split, and write the full report to output_path, if given (all or
+    nothing); return it."""
     paths.check({"--answers": answers_path, "--submission": submission_path}, {"--output": output_path})
+    if output_path is None:
+        return grade(answers_path, submission_path, split)
     with Outputs([output_path]) as outputs:
         report = grade(answers_path, submission_path, split)
         write_text(outputs.temp_for(output_path), dumps(report))
@@ -157,14 +162,23 @@ def _fraction(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def _entry(value: Any) -> str:
+    return "(none)" if value is None else str(value)
+
+
 def summary(report: dict[str, Any]) -> str:
     """One line: the verdict and the core figures."""
     verdict = "PASS" if report["quality_pass"] else "FAIL"
     split = report.get("graded_split", "test")
     line = (
         f"{verdict}: {report['exact_records']}/{report['test_records']} {split} records exact; "
-        f"{report['false_positive_facts']} false positive and {report['false_negative_facts']} false negative facts, "
-        f"{report['aggregate_errors']} aggregate errors, {report['citation_errors']} citation errors"
+        f"{report['false_positive_facts']} false positive and "
+        f"{_count(report['false_negative_facts'], 'false negative fact')}, "
+        f"{_count(report['aggregate_errors'], 'aggregate error')}, {_count(report['citation_errors'], 'citation error')}"
     )
     if not report.get("aggregates_graded", True):
         line += f" (aggregates are corpus-wide and graded on test only, not on {split})"
@@ -184,7 +198,7 @@ def table(report: dict[str, Any]) -> str:
         )
     lines += ["", f"{'aggregate':<34}{'exact':>6}{'diffs':>7}  first differences (entry: gold / submitted)"]
     for a in report["breakdown"]["aggregates"]:
-        diffs = "; ".join(f"{d['entry']}: {d['gold']} / {d['submitted']}" for d in a["first_differences"][:4])
+        diffs = "; ".join(f"{d['entry']}: {_entry(d['gold'])} / {_entry(d['submitted'])}" for d in a["first_differences"][:4])
         lines.append(f"{a['aggregate']:<34}{'yes' if a['exact'] else 'NO':>6}{a['differences']:>7}  {diffs}")
     cites = report["breakdown"]["citation_errors"]
     if cites["count"]:

@@ -16,8 +16,11 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
-from . import scratch
+from . import progress, scratch
 
 SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
@@ -34,12 +37,45 @@ def restore() -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, SIGNALS)
 
 
+_ctrl_c_to_main = False
+_running: Any = None  # the connection of the prompt's query under way (it has SIGINT blocked then)
+
+
+def take_ctrl_c() -> None:
+    """For an interactive prompt: Ctrl-C cancels the line being typed or the query running,
+    instead of ending the command. While the prompt reads a line, SIGINT is unblocked in
+    the main thread (the kernel gives it to the main thread first), and Python's handler
+    raises KeyboardInterrupt in input(); while a query runs (cancellable), it is blocked
+    there again, and this module's thread interrupts the query's connection."""
+    global _ctrl_c_to_main
+    _ctrl_c_to_main = True
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+@contextmanager
+def cancellable(con: Any) -> Iterator[None]:
+    """A prompt's query during which Ctrl-C interrupts the connection (DuckDB then raises
+    its InterruptException), whatever thread DuckDB runs it on."""
+    global _running
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    _running = con
+    try:
+        yield
+    finally:
+        _running = None
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def _wait() -> None:
-    number = signal.sigwait(SIGNALS)
+    while (number := signal.sigwait(SIGNALS)) == signal.SIGINT and _ctrl_c_to_main:
+        if _running is not None:
+            _running.interrupt()
+        else:  # between two statements: the prompt takes it when it reads the next line
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
     with scratch.CRITICAL:
         scratch.remove_owned()
         command = " ".join(["s8f-duck", *sys.argv[1:2]])
         name = signal.Signals(number).name
-        line = f"{command}: stopped by {name}; its temporary files are removed\n"
+        line = f"{progress.clearing()}{command}: stopped by {name}; its temporary files are removed\n"
         os.write(2, line.encode(errors="backslashreplace"))
         os._exit(128 + number)

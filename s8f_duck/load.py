@@ -157,7 +157,7 @@ def _read_document(
     A JSON document is parsed whole, so for a large one the memory limit is raised for
     the read (to about 4 GB for a 100,000-record public corpus) and then restored."""
     needed_mb = DOCUMENT_MEMORY_FACTOR * path.stat().st_size // 2**20 if path.is_file() else 0
-    configured_mb = memory_limit_mb()
+    configured_mb = memory_limit_mb(con)
     raise_limit = 0 < configured_mb < needed_mb
     try:
         if raise_limit:

@@ -1,7 +1,9 @@
 """A command's path arguments, checked before any work is done (exit 2, naming the paths).
 
 - Every path is valid UTF-8: DuckDB takes file names as UTF-8 text.
-- An output is a regular file or does not exist yet. A symbolic link is refused rather
+- An output is a regular file or does not exist yet; the directories it goes into are
+  created (make_parent). `-` (standard output) is refused where a command does not take
+  it: those that do handle it before these checks. A symbolic link is refused rather
   than written through (replacing it would put a file where the link was; following it
   would overwrite a file elsewhere, `/dev/stdout` for one), and so is anything else that
   is not a regular file: a directory, a device, a pipe.
@@ -35,6 +37,8 @@ def check(inputs: Mapping[str, Path | None], outputs: Mapping[str, Path | None] 
         utf8(name, path)
     for name, path, is_output in given:
         if is_output:
+            if str(path) == "-":
+                raise UnusableInput(f"{name} -: this output is a file (standard output is not taken here); give its path")
             writable_kind(path, name)
     seen: list[tuple[str, Path, bool, tuple[str, tuple[int, int] | None]]] = []
     for name, path, is_output in given:
@@ -75,6 +79,15 @@ def writable_kind(path: Path, name: str = "") -> None:
         raise UnusableInput(f"{label}: is a directory, expected a file path")
     if not stat.S_ISREG(status.st_mode):
         raise UnusableInput(f"{label}: is not a regular file (a device, pipe or socket); outputs are regular files")
+
+
+def make_parent(path: Path, name: str = "") -> None:
+    """Create the directories an output path goes into, as `mkdir -p` does."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        label = f"{name} {path}" if name else str(path)
+        raise UnusableInput(f"{label}: cannot create its directory {Path(path).parent}: {exc.strerror or exc}") from None
 
 
 def _identity(path: Path) -> tuple[str, tuple[int, int] | None]:

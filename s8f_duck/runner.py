@@ -161,7 +161,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     candidate fails, hits a limit or writes nothing usable."""
     from .proxy import REQUEST_COLUMNS, EndpointProxy, RequestLog  # here: httpx and uvicorn take 0.6 s to import
 
-    progress = progress or Progress("run", enabled=False)
+    progress = progress or Progress("run")
     public = _resolved(request.public, "public corpus")
     answers = _resolved(request.answers, "answer bundle")
     if public == answers:
@@ -278,7 +278,6 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         create_table(con, "run_meta", META_TYPES, [tuple(meta.values())])
         create_table(con, "run_request_log", REQUEST_COLUMNS, log.rows)
         _record(con, request.runs_db)
-    progress.done()
     return RunResult(run_id, outcome, run_dir, meta, report)
 
 

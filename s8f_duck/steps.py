@@ -20,7 +20,6 @@ import duckdb
 
 from . import hashing
 from .errors import UnusableInput
-from .progress import Progress
 from .scratch import remove_later, scratch_directory
 
 
@@ -143,14 +142,42 @@ def memory_limit() -> str:
     return os.environ.get(MEMORY_LIMIT_ENV, DEFAULT_MEMORY_LIMIT)
 
 
-def memory_limit_mb() -> int:
-    """The configured memory limit in MiB (0 when it is not in a unit this reads)."""
-    units = {"KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12, "KIB": 2**10, "MIB": 2**20, "GIB": 2**30, "TIB": 2**40}
-    text = memory_limit().strip().upper().replace(" ", "")
-    for unit, size in sorted(units.items(), key=lambda item: -len(item[0])):
-        if text.endswith(unit) and text[: -len(unit)].replace(".", "", 1).isdigit():
-            return int(float(text[: -len(unit)]) * size / 2**20)
-    return 0
+def memory_limit_bytes(con: duckdb.DuckDBPyConnection | None = None) -> int:
+    """The configured memory limit in bytes, as DuckDB reads it (any form it takes: "3GB",
+    "3G", "3GiB", "75%", ...), asked of a connection made by `connect` (else of one made
+    for it: 15-40 ms); a value DuckDB refuses is unusable input naming the variable."""
+    limit = memory_limit()
+    if limit not in _LIMIT_BYTES:
+        if con is None:
+            with _connection({"memory_limit": limit}) as own:
+                return memory_limit_bytes(own)
+        try:  # the exact figure of a size; for a share of the memory, DuckDB's own rounding of it
+            query, parameters = "SELECT parse_formatted_bytes(?)", [limit]
+            _LIMIT_BYTES[limit] = int(con.execute(query, parameters).fetchall()[0][0])
+        except duckdb.Error:
+            query = "SELECT parse_formatted_bytes(current_setting('memory_limit'))"
+            _LIMIT_BYTES[limit] = int(con.execute(query).fetchall()[0][0])
+    return _LIMIT_BYTES[limit]
+
+
+_LIMIT_BYTES: dict[str, int] = {}
+
+
+def memory_limit_mb(con: duckdb.DuckDBPyConnection | None = None) -> int:
+    """The configured memory limit in MiB."""
+    return memory_limit_bytes(con) // 2**20
+
+
+def _connection(
+    config: dict[str, str], database: str = ":memory:", read_only: bool = False
+) -> duckdb.DuckDBPyConnection:
+    """duckdb.connect, with a memory limit DuckDB refuses named as the variable it came from."""
+    try:
+        return duckdb.connect(database, read_only=read_only, config=config)
+    except (duckdb.InvalidInputException, duckdb.ParserException) as exc:
+        if "memory" not in str(exc).lower():
+            raise
+        raise UnusableInput(f"${MEMORY_LIMIT_ENV}={memory_limit()!r} is not a memory size DuckDB takes: {exc}") from None
 
 
 def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.DuckDBPyConnection:
@@ -159,11 +186,7 @@ def connect(database: str = ":memory:", *, read_only: bool = False) -> duckdb.Du
     The limit is $S8F_DUCK_MEMORY_LIMIT (DuckDB syntax, e.g. "6GB"), by default 3GB."""
     spill = tempfile.mkdtemp(prefix="s8f-duck-spill-")
     atexit.register(shutil.rmtree, spill, ignore_errors=True)
-    config = {"memory_limit": memory_limit(), "temp_directory": spill}
-    try:
-        con = duckdb.connect(database, read_only=read_only, config=config)
-    except (duckdb.InvalidInputException, duckdb.ParserException) as exc:
-        raise UnusableInput(f"${MEMORY_LIMIT_ENV}: {exc}") from None
+    con = _connection({"memory_limit": memory_limit(), "temp_directory": spill}, database, read_only)
     if not read_only:
         hashing.register(con, columns=False)
     return con
@@ -225,11 +248,11 @@ def work_database(path: Path | None, input_bytes: int | None = None) -> Iterator
         finally:
             con.close()
         return
-    in_memory = path is None and input_bytes is not None and input_bytes * FILE_SHARE <= memory_limit_mb() * 2**20
     with scratch_directory("s8f-duck-db-") as scratch:  # removed in the background once closed
-        target = ":memory:" if in_memory else str(path or scratch / "corpus.duckdb").replace("'", "''")
         con = connect()
         try:
+            in_memory = path is None and input_bytes is not None and input_bytes * FILE_SHARE <= memory_limit_bytes(con)
+            target = ":memory:" if in_memory else str(path or scratch / "corpus.duckdb").replace("'", "''")
             con.execute(f"ATTACH '{target}' AS corpus (ROW_GROUP_SIZE {ROW_GROUP_SIZE})")
             con.execute("USE corpus")
             hashing.register(con, columns=True)
@@ -330,9 +353,7 @@ SETTLED_BY_GO_SORT: dict[str, str] = {
 }
 
 
-def run_steps(
-    con: duckdb.DuckDBPyConnection, steps: Sequence[str], progress: Progress | None = None
-) -> None:
+def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[str]) -> None:
     """Run each step's SQL file in order on the connection; the macros only once per
     connection (macros.sql sets the variable s8f_duck_macros last). A step of RUN_BESIDE
     followed by the steps named for it runs on a second connection meanwhile."""
@@ -341,16 +362,12 @@ def run_steps(
         step, at = steps[at], at + 1
         alongside = RUN_BESIDE.get(step, ())
         if alongside and tuple(steps[at : at + len(alongside)]) == alongside:
-            if progress:
-                progress.step(f"{', '.join(alongside)}; beside them {step}")
             with cursor(con) as second, ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL
                 other = pool.submit(run_steps, second, [step])
                 run_steps(con, alongside)
                 other.result()
             at += len(alongside)
         elif not (step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]):
-            if progress:
-                progress.step(step)
             con.execute(sql_path(step).read_text(encoding="utf-8"))
             if step in SETTLED_BY_GO_SORT:
                 from . import gosort

@@ -11,6 +11,7 @@ freeze of it byte for byte; with a published digest, the public corpus must have
 
 from __future__ import annotations
 
+import filecmp
 import json
 import re
 import tempfile
@@ -21,7 +22,7 @@ from typing import Any
 
 import duckdb
 
-from .artifacts import ANSWERS_SCHEMA, REPORT_SCHEMA, file_sha256, same_bytes
+from .artifacts import ANSWERS_SCHEMA, REPORT_SCHEMA, file_sha256
 from .errors import UnusableInput, Verdict
 from .freeze import (
     DEFAULT_REDACTIONS,
@@ -211,7 +212,7 @@ def verify(
 ) -> Verification:
     """Every check; returns the problems found (empty when the triple verifies).
     input_format: the raw dump's form (input_forms.py)."""
-    progress = progress or Progress("verify", enabled=False)
+    progress = progress or Progress("verify")
     pinned = expected_digest(expect_sha256) if expect_sha256 is not None else None
     redactions = load_redactions(redactions_path)
     report = read_json_file(report_path)
@@ -232,20 +233,21 @@ def verify(
         given_answers_sha = pool.submit(file_sha256, answers_path)
         derived = {name: Path(tmp) / f"{name}.json" for name in NAMES}
         size = public_path.stat().st_size if public_path.is_file() else None
+        progress.step("re-derive the artifacts from the public corpus")
         try:
             try:  # the re-derived public corpus compared with the given one as it is made, not written
                 result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
-                                       progress=progress, input_bytes=size, same_public_as=public_path)  # fmt: skip
+                                       input_bytes=size, same_public_as=public_path)  # fmt: skip
                 public_sha, derived["public"] = result.corpus_sha256, public_path  # the same bytes
             except PublicDiffers:  # again, writing it, to compare the contents
-                progress.step("re-derive again, writing the public corpus")
+                progress.step("re-derive the public corpus again, to find where it differs")
                 result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
-                                       progress=progress, input_bytes=size)  # fmt: skip
+                                       input_bytes=size)  # fmt: skip
                 public_sha = file_sha256(public_path)
         except LeakCheckFailed as exc:
             return Verification([f"re-derived leak checks fail: {', '.join(exc.failed)}"], file_sha256(public_path),
                                 report.get("scrubbed_matches"))  # fmt: skip
-        progress.step("compare")
+        progress.step("compare the artifacts")
         # A file with the re-derived bytes' digest has those bytes: it is exactly as well-formed.
         answers_sha = given_answers_sha.result()
         public_same = public_sha == result.corpus_sha256
@@ -278,11 +280,10 @@ def verify(
             freeze(raw_path, fresh["public"], fresh["answers"], fresh["report"], str(header["source"]),
                    redactions_path=redactions_path, min_records=0, input_format=input_format)  # fmt: skip
             for name in NAMES:
-                if not same_bytes(given[name], fresh[name]):
+                if not filecmp.cmp(given[name], fresh[name], shallow=False):
                     found = differences(read_json_file(given[name]), read_json_file(fresh[name]), name)
                     found = found or [f"{name}: bytes differ from a fresh freeze"]
                     problems += [f"{p} (fresh freeze of {raw_path})" for p in found]
-    progress.done()
     return Verification(problems, public_sha, report.get("scrubbed_matches"))
 
 

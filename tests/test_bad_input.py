@@ -101,16 +101,16 @@ def test_bad_redaction_map_exits_2(tmp_path: Path, redactions: str, message: str
     assert sorted(p.name for p in tmp_path.iterdir()) == ["map.json", "raw.json"]
 
 
-def test_output_directory_missing_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+def test_a_missing_output_directory_is_created_and_a_failure_writes_no_file(tmp_path: Path) -> None:
     raw = tmp_path / "raw.json"
     raw.write_text(json.dumps(dump()))
-    result = run_cli(
-        "freeze", raw, "--source", "t",
-        "--public", tmp_path / "p.json", "--answers", tmp_path / "a.json", "--report", tmp_path / "no" / "r.json",
-    )  # fmt: skip
-    assert result.returncode == 2
-    assert "does not exist" in result.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["raw.json"]
+    outputs = ["--public", tmp_path / "p.json", "--answers", tmp_path / "a.json", "--report", tmp_path / "no" / "r.json"]
+    refused = run_cli("freeze", raw, "--source", "t", "--min-records", "1000", *outputs)
+    assert refused.returncode == 2
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == ["no", "raw.json"]
+    result = run_cli("freeze", raw, "--source", "t", *outputs)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "no" / "r.json").is_file()
 
 
 def test_minimum_is_a_parameter(tmp_path: Path) -> None:

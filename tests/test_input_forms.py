@@ -318,7 +318,7 @@ def test_input_format_overrides_the_detection(tmp_path: Path) -> None:
     result = freeze_cli(tmp_path, rest, "--input-format", "rest")
     assert result.returncode == 0 and "pull requests dropped 59" in result.stdout
     result = freeze_cli(tmp_path, gh, "--input-format", "xml")
-    assert result.returncode == 2 and "--input-format must be auto, gh or rest, not 'xml'" in result.stderr
+    assert result.returncode == 2 and "'--input-format': 'xml' is not one of 'auto', 'gh', 'rest'" in result.stderr
 
 
 def test_gh_dump_with_a_record_that_is_no_object_first_is_read_as_gh(tmp_path: Path) -> None:

@@ -179,6 +179,18 @@ def test_the_same_seed_gives_the_same_output_and_another_seed_other_intervals(le
     assert pages[0].read_bytes() == pages[1].read_bytes()
 
 
+def test_the_page_to_standard_output(leaderboard_runs: dict[str, Any]) -> None:
+    """--html -: the page a file would hold, its links relative to the current directory."""
+    db, directory = leaderboard_runs["db"], leaderboard_runs["dir"]
+    page = directory / "sub" / "page.html"  # the directory is created
+    assert run_cli("leaderboard", "--runs", db, "--html", page, "--resamples", "200", "-q").stdout == ""
+    shown = run_cli("leaderboard", "--runs", db, "--html", "-", "--resamples", "200", cwd=page.parent)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout == page.read_text(encoding="utf-8")
+    assert shown.stderr.startswith("wrote standard output: ")
+    assert not (page.parent / "-").exists()
+
+
 def test_paired_comparison(leaderboard_runs: dict[str, Any], board: dict[str, Any]) -> None:
     db = leaderboard_runs["db"]
     compared = leaderboard(db, "--compare", "sql-baseline", "missing-ten")["comparison"]

@@ -56,8 +56,8 @@ COLLISIONS: dict[str, tuple[Callable[[Path], list[str | Path]], tuple[str, str]]
     "baseline output = public": (
         lambda d: ["baseline", "--public", d / "p.json", "--output", d / "sub/../p.json"], ("--public", "--output")
     ),
-    "explore db = PUBLIC": (lambda d: ["explore", d / "p.json", "--db", d / "p.json"], ("PUBLIC", "--db")),
-    "explore parquet = PUBLIC": (lambda d: ["explore", d / "p.json", "--db", d / "x.duckdb", "--parquet", d / "p.json"], ("PUBLIC", "--parquet")),
+    "explore db = public": (lambda d: ["explore", "--public", d / "p.json", "--db", d / "p.json"], ("--public", "--db")),
+    "explore parquet = public": (lambda d: ["explore", d / "p.json", "--db", d / "x.duckdb", "--parquet", d / "p.json"], ("--public", "--parquet")),
     "explore db = parquet": (lambda d: ["explore", d / "p.json", "--db", d / "x", "--parquet", d / "x"], ("--db", "--parquet")),
 }  # fmt: skip
 

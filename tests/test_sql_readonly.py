@@ -85,7 +85,8 @@ def test_the_duckdb_shell_is_started_read_only_and_safe(corpus: Path, tmp_path: 
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     fake = bin_dir / "duckdb"  # records how it was started
-    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {tmp_path}/argv\n')
+    # answers the probe as a duckdb shell that can read the file would (prompt.PROBE_QUERY)
+    fake.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" > {tmp_path}/argv\nif [ $# -gt 3 ]; then echo "s8f-duck probe 42"; fi\n')
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     result = _shell(["--db", corpus / "corpus.duckdb"], "", tmp_path, path=f"{bin_dir}{os.pathsep}/usr/bin:/bin")
     assert result.returncode == 0, result.stderr

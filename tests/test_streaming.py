@@ -74,7 +74,7 @@ def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, m
     assert artifacts.public_batch(con) is None  # 64 small records fit in any budget
     assert artifacts.public_batch(con, text_bytes=2**20) is None  # as the caller estimates them
     assert artifacts.public_batch(con, text_bytes=2**40) == 1024  # a terabyte of texts: the smallest range
-    monkeypatch.setattr(artifacts, "memory_limit_mb", lambda: 0.0001)
+    monkeypatch.setattr(artifacts, "memory_limit_mb", lambda *_: 0.0001)
     assert artifacts.public_batch(con) == 1024
 
 
