@@ -55,6 +55,21 @@ READ = (
 )
 
 
+# The floor a freeze is measured against (issue 19): one DuckDB pass that reads the same
+# dump and extracts every `#N` from the titles and bodies, counting them only. DuckDB's
+# defaults (every core), no checks, nothing written.
+FLOOR = (
+    "import sys\n"
+    "import duckdb\n"
+    "print(duckdb.sql(\n"
+    "    \"SELECT sum(len(regexp_extract_all(title, '#([0-9]+)', 1)) + len(regexp_extract_all(body, '#([0-9]+)', 1))) \"\n"
+    "    \"FROM read_json($path, format = 'array', columns = {'title': 'VARCHAR', 'body': 'VARCHAR'})\",\n"
+    "    params={'path': sys.argv[1]},\n"
+    ").fetchall()[0][0])\n"
+)
+FLOOR_RATIO_TARGET = 3.5  # freeze ≤ 3.5× the floor, both measured in the same run
+
+
 def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
     """Wall seconds and peak RSS bytes of one run, in a fresh wrapper process."""
     probe = (
@@ -151,6 +166,50 @@ def run_row(
     return row
 
 
+def floor_rows(size: int, source: Path, out: Path, runs: int, rows: list[dict[str, Any]], notes: list[str],
+               only: str = "") -> None:  # fmt: skip
+    """The floor pass (FLOOR) and a freeze of the same dump, run alternately (so both see
+    the same load on the machine), as rows `floor N` and `freeze N (beside the floor)`;
+    a note gives the ratio of their medians against FLOOR_RATIO_TARGET."""
+    names = [f"floor {size:,}", f"freeze {size:,} (beside the floor)"]
+    if not any(only in name for name in names):
+        return
+    floor_out = out.parent / f"{out.name}-floor"
+    floor_out.mkdir(exist_ok=True)
+    commands = [[sys.executable, "-c", FLOOR, str(source)], freeze_command(source, floor_out)]
+    samples: list[list[tuple[float, int]]] = [[], []]
+    for _ in range(runs):
+        for k, command in enumerate(commands):
+            samples[k].append(measure(command))
+    measured = []
+    for name, command, taken in zip(names, commands, samples):
+        seconds = [s for s, _ in taken]
+        row = {"name": name, "command": " ".join(command), "runs": runs, "seconds": seconds,
+               "median_seconds": round(statistics.median(seconds), 3), "peak_rss_bytes": max(m for _, m in taken),
+               "target": None}  # fmt: skip
+        rows.append(row)
+        measured.append(row)
+        print(f"{name:<28} median {row['median_seconds']:8.2f} s   peak {row['peak_rss_bytes'] / 2**20:8.0f} MiB", flush=True)
+    ratio = measured[1]["median_seconds"] / measured[0]["median_seconds"]
+    measured[1]["ratio_to_floor"] = round(ratio, 2)
+    met = "met" if ratio <= FLOOR_RATIO_TARGET else "not met"
+    notes.append(f"Freeze of {size:,} issues against the floor (one DuckDB pass reading the same dump and extracting "
+                 f"every `#N` from titles and bodies, count only), run alternately: {measured[1]['median_seconds']:.2f} s "
+                 f"/ {measured[0]['median_seconds']:.2f} s = {ratio:.2f}× (target ≤ {FLOOR_RATIO_TARGET}×: {met}).")  # fmt: skip
+
+
+def verify_row(size: int, out: Path, runs: int, rows: list[dict[str, Any]], only: str = "") -> None:
+    """`verify N` of the triple that the `freeze N` row wrote into out (frozen first if it is not there)."""
+    name = f"verify {size:,}"
+    if only not in name:
+        return
+    if not (out / "report.json").exists():
+        raise SystemExit(f"bench: {name} needs the freeze {size:,} row's output in {out} (run it first)")
+    verify = [str(CLI), "verify", "--public", str(out / "public.json"), "--answers",
+              str(out / "answers.json"), "--report", str(out / "report.json")]  # fmt: skip
+    run_row(name, verify, runs, rows)
+
+
 def markdown(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
@@ -245,9 +304,9 @@ def main() -> None:
             grade = [str(CLI), "grade", "--answers", str(out / "answers.json"), "--submission",
                      str(out / "submission.json"), "--output", str(out / "grade.json")]  # fmt: skip
             run_row(f"grade {size:,}", grade, args.runs, rows)
-            verify = [str(CLI), "verify", "--public", str(out / "public.json"), "--answers",
-                      str(out / "answers.json"), "--report", str(out / "report.json")]  # fmt: skip
-            run_row(f"verify {size:,}", verify, args.runs, rows)
+        if size == 100_000:
+            verify_row(size, out, args.runs, rows, args.only)
+            floor_rows(size, source, out, runs, rows, notes, args.only)
         if size >= 1_000_000 and not args.only:
             digests = [sha256(out / name) for name in ("public.json", "answers.json")]
             roomy = args.work / f"out-{size}-roomy"

@@ -33,7 +33,7 @@ from .freeze import (
     load_redactions,
 )
 from .gojson import dumps
-from .load import load_bundle, load_public, read_json_file
+from .load import check_public_strictly, load_bundle, load_public, read_json_file
 from .progress import Progress
 from .steps import connect
 
@@ -223,7 +223,9 @@ def verify(
     header: dict[str, Any] = {}
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
-        header.update(load_public(con, public_path))
+        # Not checked as Go reads it here: a file that re-derives to its own bytes is such
+        # JSON (freeze writes nothing else); any other is checked before anything is said.
+        header.update(load_public(con, public_path, strict_check=False))
         create_redactions(con, redactions_path, redactions)  # scrubbed text holds no match: the scrub changes nothing
         return str(header["source"])
 
@@ -234,8 +236,12 @@ def verify(
         size = public_path.stat().st_size if public_path.is_file() else None
         try:
             try:  # the re-derived public corpus compared with the given one as it is made, not written
-                result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
-                                       progress=progress, input_bytes=size, same_public_as=public_path)  # fmt: skip
+                try:
+                    result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
+                                           progress=progress, input_bytes=size, same_public_as=public_path)  # fmt: skip
+                except Exception:
+                    check_public_strictly(public_path)  # its verdict comes before any other
+                    raise
                 public_sha, derived["public"] = result.corpus_sha256, public_path  # the same bytes
             except PublicDiffers:  # again, writing it, to compare the contents
                 progress.step("re-derive again, writing the public corpus")
