@@ -76,14 +76,22 @@ class ComparingWriter(HashingWriter):
     instead of writing it: `same` says whether it was the whole file, byte for byte."""
 
     def __init__(self, given: Path) -> None:
-        self._file = open(given, "rb")
+        self._file = open(given, "rb", buffering=0)
         self._hash = hashlib.sha256()
+        self._given = bytearray()  # reused: a new buffer for every chunk cost its pages' first touch
         self.same = True
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         self._hash.update(data)
         if self.same:
-            self.same = self._file.read(len(data)) == bytes(data)  # bytes compare with memcmp
+            size = len(data)
+            if len(self._given) < size:
+                self._given = bytearray(size)
+            read, view = 0, memoryview(self._given)
+            while read < size and (got := self._file.readinto(view[read:size])):
+                read += got
+            # startswith compares the buffers with memcmp, with no copy of either
+            self.same = read == size and self._given.startswith(data)
 
     def close(self) -> str:
         self.same = self.same and not self._file.read(1)
