@@ -348,12 +348,19 @@ def same_bytes(a: Path, b: Path, chunk: int = 1 << 24) -> bool:
 
 
 def file_contains(path: Path, needles: list[str]) -> dict[str, bool]:
-    """Which needles occur in a file's bytes."""
+    """Which needles occur in a file's bytes. Read into one buffer, searched there: half
+    the CPU of searching the mapped file (whose find is slower than a bytearray's)."""
     wanted = {needle: needle.encode("utf-8") for needle in needles}
     found = dict.fromkeys(needles, False)
-    with open(path, "rb") as f:
-        for window in _windows(f, overlap=max(map(len, wanted.values()), default=1) - 1):
-            found.update((needle, True) for needle, raw in wanted.items() if window.find(raw) >= 0)
+    overlap = max(map(len, wanted.values()), default=1) - 1  # a needle across two reads
+    buffer = bytearray(min(MAP_WINDOW, 1 << 24) + overlap)
+    view, kept = memoryview(buffer), 0
+    with open(path, "rb", buffering=0) as f:
+        while got := f.readinto(view[kept:]):
+            end = kept + got
+            found.update((needle, True) for needle, raw in wanted.items() if buffer.find(raw, 0, end) >= 0)
+            kept = min(overlap, end)
+            buffer[:kept] = buffer[end - kept : end]
     return found
 
 
