@@ -219,6 +219,9 @@ def _measure_cpu(command: list[str]) -> tuple[float, float, int]:
     return float(seconds), float(cpu), int(kib) * 1024
 
 
+VERIFY_TARGET_SECONDS = 3.5  # verify 100,000, whole process (issue 19)
+
+
 def verify_row(size: int, out: Path, runs: int, rows: list[dict[str, Any]], only: str = "") -> None:
     """`verify N` of the triple that the `freeze N` row wrote into out (frozen first if it is not there)."""
     name = f"verify {size:,}"
@@ -228,7 +231,9 @@ def verify_row(size: int, out: Path, runs: int, rows: list[dict[str, Any]], only
         raise SystemExit(f"bench: {name} needs the freeze {size:,} row's output in {out} (run it first)")
     verify = [str(CLI), "verify", "--public", str(out / "public.json"), "--answers",
               str(out / "answers.json"), "--report", str(out / "report.json")]  # fmt: skip
-    run_row(name, verify, runs, rows)
+    row = run_row(name, verify, runs, rows)
+    if row is not None and size == 100_000:  # issue 19: faster than the original's three passes (about 5.4 s)
+        row["target"] = {"seconds": VERIFY_TARGET_SECONDS, "peak_rss_bytes": None}
 
 
 def markdown(results: dict[str, Any]) -> str:
