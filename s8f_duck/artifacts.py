@@ -76,14 +76,22 @@ class ComparingWriter(HashingWriter):
     instead of writing it: `same` says whether it was the whole file, byte for byte."""
 
     def __init__(self, given: Path) -> None:
-        self._file = open(given, "rb")
+        self._file = open(given, "rb", buffering=0)
         self._hash = hashlib.sha256()
+        self._given = bytearray()  # reused: a new buffer for every chunk cost its pages' first touch
         self.same = True
 
     def write_bytes(self, data: bytes | memoryview) -> None:
         self._hash.update(data)
         if self.same:
-            self.same = self._file.read(len(data)) == bytes(data)  # bytes compare with memcmp
+            size = len(data)
+            if len(self._given) < size:
+                self._given = bytearray(size)
+            read, view = 0, memoryview(self._given)
+            while read < size and (got := self._file.readinto(view[read:size])):
+                read += got
+            # startswith compares the buffers with memcmp, with no copy of either
+            self.same = read == size and self._given.startswith(data)
 
     def close(self) -> str:
         self.same = self.same and not self._file.read(1)
@@ -326,12 +334,19 @@ def file_sha256(path: Path) -> str:
 
 
 def file_contains(path: Path, needles: list[str]) -> dict[str, bool]:
-    """Which needles occur in a file's bytes."""
+    """Which needles occur in a file's bytes. Read into one buffer, searched there: half
+    the CPU of searching the mapped file (whose find is slower than a bytearray's)."""
     wanted = {needle: needle.encode("utf-8") for needle in needles}
     found = dict.fromkeys(needles, False)
-    with open(path, "rb") as f:
-        for window in _windows(f, overlap=max(map(len, wanted.values()), default=1) - 1):
-            found.update((needle, True) for needle, raw in wanted.items() if window.find(raw) >= 0)
+    overlap = max(map(len, wanted.values()), default=1) - 1  # a needle across two reads
+    buffer = bytearray(min(MAP_WINDOW, 1 << 24) + overlap)
+    view, kept = memoryview(buffer), 0
+    with open(path, "rb", buffering=0) as f:
+        while got := f.readinto(view[kept:]):
+            end = kept + got
+            found.update((needle, True) for needle, raw in wanted.items() if buffer.find(raw, 0, end) >= 0)
+            kept = min(overlap, end)
+            buffer[:kept] = buffer[end - kept : end]
     return found
 
 

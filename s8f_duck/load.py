@@ -257,11 +257,13 @@ def _read_split(
     return read
 
 
-def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
+def load_public(con: duckdb.DuckDBPyConnection, path: Path, *, strict_check: bool = True) -> dict[str, Any]:
     """A public corpus as freeze input (`raw_issues`, empty `redactions`);
-    returns its header fields (schema, source, frozen_at, records)."""
+    returns its header fields (schema, source, frozen_at, records). Without
+    strict_check, the caller answers for checking the file as Go reads it
+    (check_public_strictly), before it reports anything else about the file."""
     run_steps(con, ["macros"])
-    strict = StrictCheck(path, "records") if path.is_file() else None  # beside DuckDB's read
+    strict = StrictCheck(path, "records") if path.is_file() and strict_check else None  # beside DuckDB's read
     read = _read_split(con, path, "public", "records", "public_records", _threads(con), PUBLIC_STEPS[1:3])
     _raise_strict(strict, path)
     if not read or _has_rows(con, "public_problems"):  # read whole: the records' positions name the problems
@@ -278,6 +280,12 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path) -> dict[str, Any]:
     if "\ufffd" in (header["source"] or ""):
         header["source"] = _source_as_written(path, header["source"])
     return header
+
+
+def check_public_strictly(path: Path) -> None:
+    """UnusableInput where a public corpus stops being JSON as Go reads it (load_public's
+    check, on its own)."""
+    _raise_strict(StrictCheck(path, "records") if path.is_file() else None, path)
 
 
 _HEAD_SOURCE = re.compile(rb'\A\{\s*"schema":\s*"(?:[^"\\]|\\.)*",\s*"source":\s*("(?:[^"\\]|\\.)*")')
