@@ -91,16 +91,12 @@ class GradeFormat(str, Enum):
     json = "json"
 
 
-class SqlFormat(str, Enum):
+class TableFormat(str, Enum):
+    """How `sql`, `runs` and `leaderboard` print rows."""
+
     table = "table"
     csv = "csv"
     json = "json"
-
-
-class ListFormat(str, Enum):
-    table = "table"
-    json = "json"
-    csv = "csv"
 
 
 INPUT_FORMAT_HELP = (
@@ -455,10 +451,10 @@ def sql(
     db: Annotated[Path | None, typer.Option(help="A database written by `freeze --db` or `explore` (read-only).")] = None,
     public: Annotated[Path | None, typer.Option(help="Or a public corpus, loaded into memory first.")] = None,
     format: Annotated[
-        SqlFormat,
+        TableFormat,
         typer.Option("--format", help="table: DuckDB's box table (long results elided); csv, json: every row, as "
                                       "DuckDB's COPY writes them (json: an array of objects)."),  # fmt: skip
-    ] = SqlFormat.table,
+    ] = TableFormat.table,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -576,7 +572,7 @@ def run(
 @app.command("runs")
 def list_runs(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
-    format: Annotated[ListFormat, typer.Option("--format", help="How to print the runs.")] = ListFormat.table,
+    format: Annotated[TableFormat, typer.Option("--format", help="How to print the runs.")] = TableFormat.table,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -746,7 +742,7 @@ def leaderboard(
                           "standard output."),  # fmt: skip
     ] = None,
     format: Annotated[
-        ListFormat | None,
+        TableFormat | None,
         typer.Option("--format", help="What to print: table (the default without --html), json or csv."),
     ] = None,
     compare: Annotated[
@@ -800,7 +796,7 @@ def leaderboard(
 
     document = _run("leaderboard", go)
     progress.done()
-    chosen = format or (None if html is not None else ListFormat.table)
+    chosen = format or (None if html is not None else TableFormat.table)
     if chosen is None:
         graded = sum(1 for run in document["runs"] if run["graded_records"] is not None)
         where = "standard output" if html == STDOUT else html
