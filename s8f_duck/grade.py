@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -15,7 +16,7 @@ from . import paths
 from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
 from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
-from .steps import GRADE_STEPS, connect, rows, run_steps
+from .steps import GRADE_STEPS, connect, cursor, rows, run_steps
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -137,10 +138,110 @@ def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     return report
 
 
+class Grader:
+    """An answer bundle read once, then graded against any number of submissions: what a
+    long-running process (`s8f-duck serve`) keeps, and what the command uses for its one
+    grade. Each grade is a GradeSession: a cursor of its own, in a schema of its own (the
+    bundle's tables stay in the connection's main schema), so grades may run on several
+    threads at once and a grade pays only for its submission and the diff queries."""
+
+    def __init__(self, answers_path: Path, *, load: bool = True) -> None:
+        self.answers_path = answers_path
+        self.con = connect()
+        run_steps(self.con, ["macros"])
+        self.corpus_sha256: str | None = None
+        self._sessions = itertools.count()
+        if load:
+            self.load_answers()
+
+    def load_answers(self) -> str:
+        """Read the answer bundle (once); return the corpus digest it is bound to."""
+        if self.corpus_sha256 is None:
+            self.corpus_sha256 = load_bundle(self.con, self.answers_path, "", ANSWERS_SCHEMA)
+        return self.corpus_sha256
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Grader:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def session(self, split: str = "test") -> Iterator[GradeSession]:
+        """One grade over a split, in a schema of its own (dropped afterwards)."""
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        own = cursor(self.con)  # knows the macros of the main schema
+        (database,) = own.execute("SELECT current_database()").fetchall()[0]
+        schema = f'"{database}"."grade_{next(self._sessions)}"'
+        own.execute(f"CREATE SCHEMA {schema}")
+        try:
+            own.execute(f"USE {schema}")
+            own.execute(f"SET search_path = '{schema.replace(chr(34), '')},{database}.main'")
+            own.execute("SET VARIABLE s8f_graded_split = ?", [split])
+            yield GradeSession(self, own)
+        finally:
+            try:
+                own.execute(f"DROP SCHEMA {schema} CASCADE")
+            finally:
+                own.close()
+
+    def grade(self, submission_path: Path, split: str = "test") -> dict[str, Any]:
+        """The full report of a submission file over a split."""
+        with self.session(split) as session:
+            session.load(submission_path)
+            session.compare()
+            return session.report()
+
+
+class GradeSession:
+    """One submission against a Grader's answers: load, compare (sql/grade/), report."""
+
+    def __init__(self, grader: Grader, con: duckdb.DuckDBPyConnection) -> None:
+        self.grader, self.con = grader, con
+        self.submitted_corpus: str | None = None
+        self._same_as_answers = False
+
+    def load(self, submission_path: Path) -> None:
+        """Read the submission as tables `submitted_{name}` (the answer bundle itself:
+        its own tables, read once)."""
+        if _same_file(self.grader.answers_path, submission_path):
+            self._same_as_answers = True
+        else:
+            self.submitted_corpus = load_bundle(self.con, submission_path, "submitted_", None)
+
+    def compare(self) -> None:
+        """The grade tables (steps.GRADE_STEPS)."""
+        answers_corpus = self.grader.load_answers()
+        if self._same_as_answers:  # the same bytes read twice give the same tables
+            self.submitted_corpus = answers_corpus
+            for name in BUNDLE_TABLES:
+                self.con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM main."{name}"')
+        self.con.execute(
+            "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
+            [answers_corpus, self.submitted_corpus],
+        )
+        run_steps(self.con, GRADE_STEPS)
+
+    def report(self) -> dict[str, Any]:
+        return full_report(self.con)
+
+
 def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dict[str, Any]:
-    """Grade a submission file against an answer bundle file, over the given split."""
-    with grade_database(answers_path, submission_path, split=split) as con:
-        return full_report(con)
+    """Grade a submission file against an answer bundle file, over the given split: both
+    read at once (parsing a JSON document keeps one core busy)."""
+    with Grader(answers_path, load=False) as grader, grader.session(split) as session:
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(session.load, submission_path)
+            try:
+                grader.load_answers()
+            finally:
+                reading.result()  # (of two unusable files, the submission is named, as before)
+        session.compare()
+        return session.report()
 
 
 def grade_to(answers_path: Path, submission_path: Path, output_path: Path, split: str = "test") -> dict[str, Any]:
