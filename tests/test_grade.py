@@ -261,3 +261,37 @@ def test_missing_answers_file_exits_2(tmp_path: Path) -> None:
                      "--output", tmp_path / "g.json")  # fmt: skip
     assert result.returncode == 2 and "none.json: cannot read" in result.stderr
     assert not (tmp_path / "g.json").exists()
+
+
+def test_a_grade_in_process_equals_the_command(tmp_path: Path, gold: dict[str, Any]) -> None:
+    """What `s8f-duck serve` does (one Grader, the answers read once, many grades, some at
+    once on threads) gives the bytes `s8f-duck grade` writes, submission by submission."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from s8f_duck.gojson import dumps
+    from s8f_duck.grade import Grader
+
+    exact = as_submission(gold)
+    wrong = as_submission(gold)
+    for i in held_out(gold, 3, with_labels=True):
+        wrong["answers"][i]["labels"] = wrong["answers"][i]["labels"][1:] + ["not-a-label"]
+    wrong["answers"].append({**copy.deepcopy(wrong["answers"][0]), "id": "issue-999999"})
+    wrong["aggregates"]["newest_issue_ids"].reverse()
+    cases = [(exact, "test"), (wrong, "test"), (wrong, "tune"), (exact, "train")]
+    commands = []
+    for n, (sub, split) in enumerate(cases):
+        path = tmp_path / f"submission-{n}.json"
+        path.write_text(json.dumps(sub, ensure_ascii=False))
+        run_cli("grade", "--answers", S8F_ANSWERS, "--submission", path, "--output", tmp_path / f"grade-{n}.json",
+                "--split", split)  # fmt: skip
+        commands.append((path, split, (tmp_path / f"grade-{n}.json").read_bytes()))
+    assert len({written for _, _, written in commands}) == len(cases)  # the cases differ
+    with Grader(S8F_ANSWERS) as grader:
+        for path, split, written in commands:
+            assert dumps(grader.grade(path, split)).encode() == written
+        with ThreadPoolExecutor(2) as pool:
+            again = list(pool.map(lambda case: dumps(grader.grade(case[0], case[1])).encode(), commands * 2))
+        assert again == [written for _, _, written in commands * 2]
+        itself = grader.grade(S8F_ANSWERS)  # the bundle as its own submission: its tables, read once
+    run_cli("grade", "--answers", S8F_ANSWERS, "--submission", S8F_ANSWERS, "--output", tmp_path / "self.json")
+    assert dumps(itself).encode() == (tmp_path / "self.json").read_bytes()
