@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -16,7 +17,7 @@ from . import paths
 from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
 from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
-from .steps import GRADE_STEPS, connect, cursor, rows, run_steps
+from .steps import GRADE_STEPS, connect, rows, run_steps
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -149,16 +150,19 @@ class Grader:
         self.answers_path = answers_path
         self.con = connect()
         run_steps(self.con, ["macros"])
+        (self._database,) = self.con.execute("SELECT current_database()").fetchall()[0]
         self.corpus_sha256: str | None = None
         self._sessions = itertools.count()
+        self._lock = threading.Lock()  # a DuckDB connection refuses a second call meanwhile
         if load:
             self.load_answers()
 
     def load_answers(self) -> str:
         """Read the answer bundle (once); return the corpus digest it is bound to."""
-        if self.corpus_sha256 is None:
-            self.corpus_sha256 = load_bundle(self.con, self.answers_path, "", ANSWERS_SCHEMA)
-        return self.corpus_sha256
+        with self._lock:
+            if self.corpus_sha256 is None:
+                self.corpus_sha256 = load_bundle(self.con, self.answers_path, "", ANSWERS_SCHEMA)
+            return self.corpus_sha256
 
     def close(self) -> None:
         self.con.close()
@@ -174,13 +178,15 @@ class Grader:
         """One grade over a split, in a schema of its own (dropped afterwards)."""
         if split not in SPLITS:
             raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
-        own = cursor(self.con)  # knows the macros of the main schema
-        (database,) = own.execute("SELECT current_database()").fetchall()[0]
-        schema = f'"{database}"."grade_{next(self._sessions)}"'
+        with self._lock:
+            own = self.con.cursor()
+            name = f"grade_{next(self._sessions)}"
+        schema = f'"{self._database}"."{name}"'
         own.execute(f"CREATE SCHEMA {schema}")
         try:
             own.execute(f"USE {schema}")
-            own.execute(f"SET search_path = '{schema.replace(chr(34), '')},{database}.main'")
+            own.execute(f"SET search_path = '{self._database}.{name},{self._database}.main'")
+            own.execute("SET VARIABLE s8f_duck_macros = true")  # those of the main schema
             own.execute("SET VARIABLE s8f_graded_split = ?", [split])
             yield GradeSession(self, own)
         finally:
