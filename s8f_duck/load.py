@@ -333,7 +333,9 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     header = rows(con, "SELECT * FROM bundle_header")[0]
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
-    if expect_schema is not None:  # an answer bundle: one answer per record (the grade pairs them by id)
+    if expect_schema is not None and con.execute(  # an answer bundle: one answer per record (the grade pairs
+        "SELECT count(DISTINCT id) < count(*) FROM bundle_answers"  # them by id); which repeats, only if any does
+    ).fetchall()[0][0]:
         repeat = con.execute(
             "SELECT id, list(pos ORDER BY pos)[1:2] FROM bundle_answers GROUP BY id HAVING count(*) > 1 "
             "ORDER BY min(pos) LIMIT 1"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import mmap
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, BinaryIO
 
 import msgspec
 
@@ -90,11 +90,20 @@ class TypedCheck:
     def _check(self) -> bool:
         assert self.span is not None
         start, end = self.span
-        with open(self.path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-            _DOCUMENT.decode(b"".join((data[: start + 1], b"]", data[end:])))
-            bounds = [start - 1, *element_cuts(data, start, end, PIECE_BYTES), end]
+        with open(self.path, "rb", buffering=0) as f:
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:  # (only near the cuts)
+                bounds = [start - 1, *element_cuts(data, start, end, PIECE_BYTES), end]
+            _DOCUMENT.decode(_read_range(f, 0, start + 1) + b"]" + _read_range(f, end, None))
             last = len(bounds) - 2
-            for k in range(last + 1):  # each piece in brackets of its own
-                piece = data[bounds[k] + 1 : bounds[k + 1]]
-                _ANSWERS.decode(b"".join((b"[" if k else b"", piece, b"]" if k < last else b"")))
+            for k in range(last + 1):  # each piece in brackets of its own, read (not mapped: no
+                first, past = bounds[k] + 1, bounds[k + 1]  # file pages left resident)
+                _ANSWERS.decode(b"".join((b"[" if k else b"", _read_range(f, first, past), b"]" if k < last else b"")))
         return True
+
+
+def _read_range(f: BinaryIO, start: int, end: int | None) -> bytes:
+    f.seek(start)
+    data = f.read() if end is None else f.read(end - start)
+    if end is not None and len(data) != end - start:
+        raise OSError("the file changed while it was read")
+    return data
