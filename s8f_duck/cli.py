@@ -8,9 +8,7 @@ SIGINT, SIGTERM or SIGHUP (interrupts.py).
 
 from __future__ import annotations
 
-import socket
 import sys
-import traceback
 from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
@@ -83,6 +81,8 @@ def _fail(command: str, exc: BaseException) -> NoReturn:
 
     status, message = failures.describe(exc)
     if failures.debugging():
+        import traceback
+
         traceback.print_exception(exc)
     print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
     raise typer.Exit(status) from None
@@ -415,6 +415,8 @@ def serve(
         return service.Service(config)
 
     def listen() -> socket.socket:
+        import socket
+
         try:
             return socket.create_server((host, port))
         except OSError as exc:
