@@ -17,7 +17,7 @@ from . import paths
 from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
 from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
-from .steps import GRADE_STEPS, ONE_THREAD_BYTES, connect, rows, run_steps
+from .steps import GRADE_FACT_VIEWS, GRADE_STEPS, ONE_THREAD_BYTES, connect, rows, run_steps
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -237,7 +237,7 @@ class GradeSession:
             "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
             [answers_corpus, self.submitted_corpus],
         )
-        run_steps(self.con, GRADE_STEPS)
+        run_steps(self.con, [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS])
 
     def report(self) -> dict[str, Any]:
         return full_report(self.con)
