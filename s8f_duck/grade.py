@@ -227,7 +227,7 @@ class GradeSession:
             self.submitted_corpus = load_bundle(self.con, submission_path, "submitted_", None)
 
     def compare(self) -> None:
-        """The grade tables (steps.GRADE_STEPS)."""
+        """The grade tables (steps.GRADE_STEPS, but for the views only a run record reads)."""
         answers_corpus = self.grader.load_answers()
         if self._same_as_answers:  # the same bytes read twice give the same tables
             self.submitted_corpus = answers_corpus
