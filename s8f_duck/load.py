@@ -225,7 +225,7 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 def _read_split(
     con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int, then: Sequence[str] = (),
-    items_step: str | None = None,
+    items_step: str | None = None, span: tuple[int, int] | None = None,
 ) -> bool:
     """`{kind}_document` and the table (or view) of `items` from a document with a large array
     member `key`, read as separate files: the document with that array emptied (checked
@@ -236,8 +236,8 @@ def _read_split(
     putting a valid array in the place of the empty one gives a valid document, and the
     emptied document is valid only if the cut is at the member's own brackets. The steps
     `then` run while the parts exist (a view of `items` reads them). items_step: the step
-    that reads them (by default `{kind}/split/{items}`)."""
-    span = array_member_span(path, key) if path.is_file() else None
+    that reads them (by default `{kind}/split/{items}`); span: the member's, when known."""
+    span = span or (array_member_span(path, key) if path.is_file() else None)
     if span is None:
         return False
     start, end = span
@@ -324,7 +324,9 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     typed = TypedCheck(path)  # beside DuckDB's typed read: whether there is anything to check
     if not (
         typed.span is not None
-        and _read_split(con, path, "bundle", "answers", "bundle_answers", 1, items_step="bundle/typed/bundle_answers")
+        and _read_split(
+            con, path, "bundle", "answers", "bundle_answers", 1, items_step="bundle/typed/bundle_answers", span=typed.span
+        )
         and typed.passed()
     ):
         drop(con, "bundle_document", "bundle_decoding", "bundle_answers")

@@ -25,11 +25,11 @@ def bundle_tables(path: Path, reading: str, monkeypatch: pytest.MonkeyPatch) -> 
     used: list[str] = []
     real = load._read_split
 
-    def spy(con: Any, p: Path, *args: Any, items_step: str | None = None) -> bool:
-        kind = "typed" if items_step else "split"
+    def spy(con: Any, p: Path, *args: Any, **options: Any) -> bool:
+        kind = "typed" if options.get("items_step") else "split"
         if kind == reading:
             used.append(kind)
-            return real(con, p, *args, items_step=items_step)
+            return real(con, p, *args, **options)
         return False
 
     checked = load._load_checked_answers
