@@ -13,12 +13,15 @@ from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
 from .errors import UnusableInput
 from .progress import Progress
+
+if TYPE_CHECKING:  # imported where serve listens: not paid by every command
+    import socket
 
 app = typer.Typer(
     help=(

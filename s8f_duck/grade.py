@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import duckdb
 
@@ -174,7 +174,7 @@ class Grader:
     def close(self) -> None:
         self.con.close()
 
-    def __enter__(self) -> Grader:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *_: object) -> None:
