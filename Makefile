@@ -49,6 +49,9 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
+	# An editable install leaves the package uncompiled, and with PYTHONDONTWRITEBYTECODE set
+	# every command compiled it again (0.02 s of a 0.3 s grade); pip compiles what it installs.
+	$(BIN)/python -m compileall -q s8f_duck
 	touch $@
 
 # The leaderboard page's browser test drives Debian's Chromium through Playwright (never

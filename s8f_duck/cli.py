@@ -16,19 +16,20 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import sys
-import traceback
 from collections.abc import Callable
 from datetime import datetime
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Annotated, NoReturn, TypeVar
 
 import typer
 
 from .errors import UnusableInput
 from .progress import Progress
+
+if TYPE_CHECKING:  # imported where serve listens: not paid by every command
+    import socket
 
 app = typer.Typer(
     help=(
@@ -141,6 +142,8 @@ def _fail(command: str, exc: BaseException) -> NoReturn:
     status, message = failures.describe(exc)
     progress.end_line()
     if failures.debugging():
+        import traceback
+
         traceback.print_exception(exc)
     print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
     raise typer.Exit(status) from None
@@ -641,6 +644,8 @@ def serve(
         return service.Service(config)
 
     def listen() -> socket.socket:
+        import socket
+
         try:
             return socket.create_server((host, port))
         except OSError as exc:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import os
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import duckdb
 
@@ -15,7 +17,7 @@ from . import paths
 from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
 from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
-from .steps import GRADE_STEPS, connect, rows, run_steps
+from .steps import GRADE_FACT_VIEWS, GRADE_STEPS, ONE_THREAD_BYTES, connect, rows, run_steps
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -137,10 +139,123 @@ def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
     return report
 
 
+class Grader:
+    """An answer bundle read once, then graded against any number of submissions: what a
+    long-running process (`s8f-duck serve`) keeps, and what the command uses for its one
+    grade. Each grade is a GradeSession: a cursor of its own, in a schema of its own (the
+    bundle's tables stay in the connection's main schema), so grades may run on several
+    threads at once and a grade pays only for its submission and the diff queries."""
+
+    def __init__(self, answers_path: Path, *, load: bool = True, input_bytes: int | None = None) -> None:
+        """input_bytes: the largest input expected (by default the answer bundle's size);
+        below ONE_THREAD_BYTES DuckDB works on one thread, where a second costs more than
+        it saves (the S8f grade: about 10% less time), and grades at once use the cores."""
+        self.answers_path = answers_path
+        self.con = connect()
+        if input_bytes is None:
+            input_bytes = answers_path.stat().st_size if answers_path.is_file() else 0
+        if input_bytes < ONE_THREAD_BYTES:
+            self.con.execute("SET threads = 1")
+        run_steps(self.con, ["macros"])
+        (self._database,) = self.con.execute("SELECT current_database()").fetchall()[0]
+        self.corpus_sha256: str | None = None
+        self._sessions = itertools.count()
+        self._lock = threading.Lock()  # a DuckDB connection refuses a second call meanwhile
+        if load:
+            self.load_answers()
+
+    def load_answers(self) -> str:
+        """Read the answer bundle (once); return the corpus digest it is bound to."""
+        with self._lock:
+            if self.corpus_sha256 is None:
+                self.corpus_sha256 = load_bundle(self.con, self.answers_path, "", ANSWERS_SCHEMA)
+            return self.corpus_sha256
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @contextmanager
+    def session(self, split: str = "test") -> Iterator[GradeSession]:
+        """One grade over a split, in a schema of its own (dropped afterwards)."""
+        if split not in SPLITS:
+            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        with self._lock:
+            own = self.con.cursor()
+            name = f"grade_{next(self._sessions)}"
+        schema = f'"{self._database}"."{name}"'
+        own.execute(f"CREATE SCHEMA {schema}")
+        try:
+            own.execute(f"USE {schema}")
+            own.execute(f"SET search_path = '{self._database}.{name},{self._database}.main'")
+            own.execute("SET VARIABLE s8f_duck_macros = true")  # those of the main schema
+            own.execute("SET VARIABLE s8f_graded_split = ?", [split])
+            yield GradeSession(self, own)
+        finally:
+            try:
+                own.execute(f"DROP SCHEMA {schema} CASCADE")
+            finally:
+                own.close()
+
+    def grade(self, submission_path: Path, split: str = "test") -> dict[str, Any]:
+        """The full report of a submission file over a split."""
+        with self.session(split) as session:
+            session.load(submission_path)
+            session.compare()
+            return session.report()
+
+
+class GradeSession:
+    """One submission against a Grader's answers: load, compare (sql/grade/), report."""
+
+    def __init__(self, grader: Grader, con: duckdb.DuckDBPyConnection) -> None:
+        self.grader, self.con = grader, con
+        self.submitted_corpus: str | None = None
+        self._same_as_answers = False
+
+    def load(self, submission_path: Path) -> None:
+        """Read the submission as tables `submitted_{name}` (the answer bundle itself:
+        its own tables, read once)."""
+        if _same_file(self.grader.answers_path, submission_path):
+            self._same_as_answers = True
+        else:
+            self.submitted_corpus = load_bundle(self.con, submission_path, "submitted_", None)
+
+    def compare(self) -> None:
+        """The grade tables (steps.GRADE_STEPS, but for the views only a run record reads)."""
+        answers_corpus = self.grader.load_answers()
+        if self._same_as_answers:  # the same bytes read twice give the same tables
+            self.submitted_corpus = answers_corpus
+            for name in BUNDLE_TABLES:
+                self.con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM main."{name}"')
+        self.con.execute(
+            "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
+            [answers_corpus, self.submitted_corpus],
+        )
+        run_steps(self.con, [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS])
+
+    def report(self) -> dict[str, Any]:
+        return full_report(self.con)
+
+
 def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dict[str, Any]:
-    """Grade a submission file against an answer bundle file, over the given split."""
-    with grade_database(answers_path, submission_path, split=split) as con:
-        return full_report(con)
+    """Grade a submission file against an answer bundle file, over the given split: both
+    read at once (parsing a JSON document keeps one core busy)."""
+    sizes = [path.stat().st_size if path.is_file() else 0 for path in (answers_path, submission_path)]
+    with Grader(answers_path, load=False, input_bytes=max(sizes)) as grader, grader.session(split) as session:
+        with ThreadPoolExecutor(1) as pool:
+            reading = pool.submit(session.load, submission_path)
+            try:
+                grader.load_answers()
+            finally:
+                reading.result()  # (of two unusable files, the submission is named, as before)
+        session.compare()
+        return session.report()
 
 
 def grade_to(

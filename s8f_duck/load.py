@@ -28,6 +28,7 @@ from .scratch import scratch_directory
 from .split import array_member_span, array_parts, copy_range
 from .steps import memory_limit, memory_limit_mb, register, rows, run_steps
 from .strictness import StrictCheck
+from .typed_check import TypedCheck
 
 RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")
 PUBLIC_STEPS = (
@@ -223,7 +224,8 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 
 def _read_split(
-    con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int, then: Sequence[str] = ()
+    con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int, then: Sequence[str] = (),
+    items_step: str | None = None, span: tuple[int, int] | None = None,
 ) -> bool:
     """`{kind}_document` and the table (or view) of `items` from a document with a large array
     member `key`, read as separate files: the document with that array emptied (checked
@@ -233,8 +235,9 @@ def _read_split(
     caller then reads it whole. The parts are valid JSON exactly when the document is:
     putting a valid array in the place of the empty one gives a valid document, and the
     emptied document is valid only if the cut is at the member's own brackets. The steps
-    `then` run while the parts exist (a view of `items` reads them)."""
-    span = array_member_span(path, key) if path.is_file() else None
+    `then` run while the parts exist (a view of `items` reads them). items_step: the step
+    that reads them (by default `{kind}/split/{items}`); span: the member's, when known."""
+    span = span or (array_member_span(path, key) if path.is_file() else None)
     if span is None:
         return False
     start, end = span
@@ -249,7 +252,7 @@ def _read_split(
         if read:
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
             try:
-                run_steps(con, [f"{kind}/split/{items}", *then])
+                run_steps(con, [items_step or f"{kind}/split/{items}", *then])
             except (duckdb.Error, UnicodeError):
                 read = False
     if not read:
@@ -305,11 +308,8 @@ def _source_as_written(path: Path, decoded: str) -> str:
     return json.loads(_ESCAPED_REPLACEMENT.sub(lambda m: m.group(1) or "\\udcff", token))
 
 
-def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:
-    """An answer bundle or submission as tables `{prefix}answers`, `{prefix}state_counts`,
-    `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
-    returns the corpus digest it is bound to."""
-    run_steps(con, ["macros"])
+def _load_checked_answers(con: duckdb.DuckDBPyConnection, path: Path) -> None:
+    """bundle_document and bundle_answers, every value checked (the first problem raised)."""
     # beside DuckDB's read: the syntax, and keys that Go's Unicode folding takes for fields
     strict = StrictCheck(path, "answers", BUNDLE_ANSWER, BUNDLE_SCHEMA) if path.is_file() else None
     read = _read_split(con, path, "bundle", "answers", "bundle_items", 1)  # 1: positions count in grading
@@ -322,11 +322,30 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     run_steps(con, BUNDLE_STEPS[1:3])
     _raise_first_problem(con, path, "bundle_problems")
     con.execute("ALTER TABLE bundle_answers DROP COLUMN problems")
+
+
+def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:
+    """An answer bundle or submission as tables `{prefix}answers`, `{prefix}state_counts`,
+    `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
+    returns the corpus digest it is bound to."""
+    run_steps(con, ["macros"])
+    typed = TypedCheck(path)  # beside DuckDB's typed read: whether there is anything to check
+    if not (
+        typed.span is not None
+        and _read_split(
+            con, path, "bundle", "answers", "bundle_answers", 1, items_step="bundle/typed/bundle_answers", span=typed.span
+        )
+        and typed.passed()
+    ):
+        drop(con, "bundle_document", "bundle_decoding", "bundle_answers")
+        _load_checked_answers(con, path)
     run_steps(con, BUNDLE_STEPS[3:])
     header = rows(con, "SELECT * FROM bundle_header")[0]
     if expect_schema is not None and header["schema"] != expect_schema:
         raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
-    if expect_schema is not None:  # an answer bundle: one answer per record (the grade pairs them by id)
+    if expect_schema is not None and con.execute(  # an answer bundle: one answer per record (the grade pairs
+        "SELECT count(DISTINCT id) < count(*) FROM bundle_answers"  # them by id); which repeats, only if any does
+    ).fetchall()[0][0]:
         repeat = con.execute(
             "SELECT id, list(pos ORDER BY pos)[1:2] FROM bundle_answers GROUP BY id HAVING count(*) > 1 "
             "ORDER BY min(pos) LIMIT 1"

@@ -35,7 +35,7 @@ from starlette.routing import Route
 
 from . import grade as grading
 from .errors import UnusableInput
-from .load import load_bundle, read_json_file
+from .load import read_json_file
 from .steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
 
 SUBMISSION_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -102,10 +102,11 @@ class Service:
         self.config = config
         self.public_bytes = config.public.read_bytes()
         self.public_sha256 = hashlib.sha256(self.public_bytes).hexdigest()
-        check = connect()
-        with check:  # the bundle is whole and bound to this corpus before anything is served
-            bound = load_bundle(check, config.answers, "", grading.ANSWERS_SCHEMA)
-        if bound != self.public_sha256:
+        # The bundle is read once, whole and bound to this corpus before anything is served;
+        # each submission then pays only for its own reading and the diff queries.
+        self.grader = grading.Grader(config.answers)
+        if self.grader.corpus_sha256 != self.public_sha256:
+            self.grader.close()
             raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
         self.answers_bytes = config.answers.read_bytes()
         self.store = connect()  # in memory: the pending row; the store is attached
@@ -125,6 +126,7 @@ class Service:
 
     def close(self) -> None:
         self.store.close()
+        self.grader.close()
         shutil.rmtree(self.scratch, ignore_errors=True)
 
     def team_of(self, request: Request) -> str | None:
@@ -152,7 +154,7 @@ class Service:
         path = directory / "submission.json"
         try:
             path.write_bytes(body)
-            report = grading.grade(self.config.answers, path, split)
+            report = self.grader.grade(path, split)
         except UnusableInput as exc:
             return "unusable", str(exc).replace(str(path), "submission"), None, None
         finally:

@@ -98,6 +98,10 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/aggregate_breakdown",
 )
 
+# Of those, the two views of every graded fact, which only a run's record reads
+# (sql/runs/run_facts.sql): a grade that keeps no record (the command, the service) skips them.
+GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts")
+
 # run: the grade tables (or, for a run that was not graded, empty ones) and the runner's
 # run_meta and run_request_log -> one transaction of rows in the attached runs database.
 UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")

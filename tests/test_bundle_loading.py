@@ -1,6 +1,8 @@
 """An answer bundle or submission laid out as freeze writes it is read in two parts (the
-document with its answers emptied, then the answers array, numbered); any other layout
-is read whole. Both readings must load the same tables."""
+document with its answers emptied, then the answers array, numbered): straight into their
+types when the typed check finds nothing to check (sql/bundle/typed/), else as JSON values
+that are then checked; any other layout is read whole. Every reading must load the same
+tables."""
 
 from __future__ import annotations
 
@@ -15,21 +17,33 @@ from s8f_duck import load, steps
 from s8f_duck.gojson import dumps
 
 TABLES = ("answers", "state_counts", "label_counts", "newest_issue_ids", "most_recently_updated_issue_ids")
+READINGS = ("typed", "split", "whole")
 
 
-def bundle_tables(path: Path, split: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, list[tuple]]]:
-    used: list[bool] = []
+def bundle_tables(path: Path, reading: str, monkeypatch: pytest.MonkeyPatch) -> tuple[str, dict[str, list[tuple]]]:
+    """The tables one reading loads (the others refused, as when DuckDB refuses the parts)."""
+    used: list[str] = []
     real = load._read_split
 
-    def spy(con: Any, p: Path, *args: Any) -> bool:
-        used.append(real(con, p, *args) if split else False)
-        return used[-1]
+    def spy(con: Any, p: Path, *args: Any, **options: Any) -> bool:
+        kind = "typed" if options.get("items_step") else "split"
+        if kind == reading:
+            used.append(kind)
+            return real(con, p, *args, **options)
+        return False
+
+    checked = load._load_checked_answers
+
+    def checking(*args: Any) -> None:
+        used.append("checked")
+        checked(*args)
 
     monkeypatch.setattr(load, "_read_split", spy)
+    monkeypatch.setattr(load, "_load_checked_answers", checking)
     with steps.connect() as con:
         corpus = load.load_bundle(con, path, "", None)
         tables = {name: con.execute(f"SELECT * FROM {name} ORDER BY ALL").fetchall() for name in TABLES}
-    assert used == [split]
+    assert used == {"typed": ["typed"], "split": ["checked", "split"], "whole": ["checked"]}[reading]
     return corpus, tables
 
 
@@ -49,13 +63,13 @@ def submission() -> dict[str, Any]:
 def test_both_readings_load_the_same_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
     path = tmp_path / "submission.json"
     path.write_text(dumps(submission()) if layout == "canonical" else json.dumps(submission(), indent=2))
-    split = bundle_tables(path, True, monkeypatch)
-    assert split == bundle_tables(path, False, monkeypatch)
+    typed, split, whole = (bundle_tables(path, reading, monkeypatch) for reading in READINGS)
+    assert typed == split == whole
     assert [row[1] for row in split[1]["answers"]] == ["issue-1", "", "issue-2", "issue-1"]  # null: the zero value
 
 
 @needs_s8f
 def test_both_readings_load_the_same_s8f_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    split = bundle_tables(S8F_ANSWERS, True, monkeypatch)
-    assert split == bundle_tables(S8F_ANSWERS, False, monkeypatch)
+    typed, split, whole = (bundle_tables(S8F_ANSWERS, reading, monkeypatch) for reading in READINGS)
+    assert typed == split == whole
     assert len(split[1]["answers"]) == 1000

@@ -261,3 +261,70 @@ def test_missing_answers_file_exits_2(tmp_path: Path) -> None:
                      "--output", tmp_path / "g.json")  # fmt: skip
     assert result.returncode == 2 and "none.json: cannot read" in result.stderr
     assert not (tmp_path / "g.json").exists()
+
+
+def test_a_grade_in_process_equals_the_command(tmp_path: Path, gold: dict[str, Any]) -> None:
+    """What `s8f-duck serve` does (one Grader, the answers read once, many grades, some at
+    once on threads) gives the bytes `s8f-duck grade` writes, submission by submission."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from s8f_duck.gojson import dumps
+    from s8f_duck.grade import Grader
+
+    exact = as_submission(gold)
+    wrong = as_submission(gold)
+    for i in held_out(gold, 3, with_labels=True):
+        wrong["answers"][i]["labels"] = wrong["answers"][i]["labels"][1:] + ["not-a-label"]
+    wrong["answers"].append({**copy.deepcopy(wrong["answers"][0]), "id": "issue-999999"})
+    wrong["aggregates"]["newest_issue_ids"].reverse()
+    cases = [(exact, "test"), (wrong, "test"), (wrong, "tune"), (exact, "train")]
+    commands = []
+    for n, (sub, split) in enumerate(cases):
+        path = tmp_path / f"submission-{n}.json"
+        path.write_text(json.dumps(sub, ensure_ascii=False))
+        run_cli("grade", "--answers", S8F_ANSWERS, "--submission", path, "--output", tmp_path / f"grade-{n}.json",
+                "--split", split)  # fmt: skip
+        commands.append((path, split, (tmp_path / f"grade-{n}.json").read_bytes()))
+    assert len({written for _, _, written in commands}) == len(cases)  # the cases differ
+    with Grader(S8F_ANSWERS) as grader:
+        for path, split, written in commands:
+            assert dumps(grader.grade(path, split)).encode() == written
+        with ThreadPoolExecutor(2) as pool:
+            again = list(pool.map(lambda case: dumps(grader.grade(case[0], case[1])).encode(), commands * 2))
+        assert again == [written for _, _, written in commands * 2]
+        itself = grader.grade(S8F_ANSWERS)  # the bundle as its own submission: its tables, read once
+    run_cli("grade", "--answers", S8F_ANSWERS, "--submission", S8F_ANSWERS, "--output", tmp_path / "self.json")
+    assert dumps(itself).encode() == (tmp_path / "self.json").read_bytes()
+
+
+def test_freeze_layout_and_compact_submissions_grade_alike(tmp_path: Path, gold: dict[str, Any]) -> None:
+    """A submission laid out as freeze writes it (indented: its answers are read straight
+    into their types when nothing in it needs checking) and the same one on a single line
+    (always read the checked way) give the same grade, or the same refusal."""
+    sub = as_submission(gold)
+    first, second = held_out(gold, 2)
+    sub["answers"][first].update(labels=[None, "é \\ \" \u2028", ""], references=[None, -9223372036854775808])
+    sub["answers"][second].update(duplicate_targets=None, scope_contradictions=[None], state=None, split=None)
+    sub["answers"].insert(3, None)  # a null answer is Go's zero value: an answer with id ''
+    sub["aggregates"]["state_counts"]["OPEN"] = None
+
+    def both(document: dict[str, Any]) -> list[tuple[int, bytes | None, str]]:
+        results = []
+        for name, text in (("indented", json.dumps(document, indent=2)), ("compact", json.dumps(document))):
+            path, out = tmp_path / f"{name}.json", tmp_path / f"{name}-grade.json"
+            path.write_text(text)
+            out.unlink(missing_ok=True)
+            done = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", path, "--output", out)
+            results.append((done.returncode, out.read_bytes() if out.exists() else None,
+                            done.stdout + done.stderr.replace(str(path), "SUBMISSION")))  # fmt: skip
+        return results
+
+    indented, compact = both(sub)
+    assert indented == compact and indented[0] == 1 and indented[1] is not None
+    report = json.loads(indented[1])
+    assert report["citation_errors"] == 1 and report["exact_records"] == 678  # the null answer's id is unknown
+    for wrong in ({"references": [1.0]}, {"id": 5}, {"labels": [True]}, {"Labels": ["x"]}, {"references": ["1"]}):
+        bad = copy.deepcopy(sub)
+        bad["answers"][first].update(wrong)
+        indented, compact = both(bad)
+        assert indented == compact and indented[0] in (1, 2), wrong

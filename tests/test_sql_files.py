@@ -18,7 +18,7 @@ ALL_STEPS = sorted(
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
         "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",
         "public/decoded/public_document", "bundle/bundle_document", "bundle/bundle_decoding",
-        "bundle/decoded/bundle_document",
+        "bundle/decoded/bundle_document", "bundle/typed/bundle_answers",
     }
 )  # fmt: skip
 # Steps that append to a table of the attached runs database: they create it when missing,
