@@ -167,3 +167,31 @@ class StrictCheck:
                         self._check_keys(element, inner[0])
             except (msgspec.DecodeError, msgspec.ValidationError):
                 pass  # not an object (or array of them): the loader names the type
+
+
+def stream_problem(path: Path) -> gojson.JSONInputError | None:
+    """Where a file of JSON values one after another (pages of arrays, JSON Lines) stops
+    being what Go's decoder reads value by value (None: it is such JSON). msgspec checks
+    it at C speed; where it refuses something, gojson.syntax_problem reads each value
+    token by token (the exact rule; the place names the value by its position)."""
+    with open(path, "rb") as f:
+        if f.seek(0, 2) == 0:
+            return None  # no values: no verdict on the syntax (the loader finds too few records)
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+            try:
+                with memoryview(data) as view:
+                    _ANY.decode_lines(view)
+                return None
+            except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                pass
+            pos, value, size = 0, 0, len(data)
+            while True:
+                while pos < size and data[pos] in b" \t\r\n":
+                    pos += 1
+                if pos >= size:
+                    return None
+                problem, pos = gojson.syntax_problem(data, pos, (), stop_depth=0)
+                if problem is not None:
+                    problem.path = [value, *problem.path]
+                    return problem
+                value += 1
