@@ -39,7 +39,6 @@ import pyarrow as pa
 
 BLOCK_BYTES = 32 << 20  # how much of the dump is decoded at once (one Arrow batch)
 CUT_WINDOW = 1 << 20  # how far past a block's end its cut is looked for (else the block grows)
-_SPACE = b" \t\r\n"
 _EMPTY = msgspec.Raw()
 
 
@@ -93,7 +92,6 @@ def batches(path: Path, container: str, first_key: bytes | None) -> pa.RecordBat
 def _batches(path: Path, container: str, first_key: bytes) -> Iterator[pa.RecordBatch]:
     record = 0
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
-        data.madvise(mmap.MADV_SEQUENTIAL)
         for start, cut, last in _blocks(data, container, first_key):
             with memoryview(data) as whole, whole[start:cut] as view:
                 if container != "array":
@@ -146,8 +144,8 @@ def _blocks(data: mmap.mmap, container: str, first_key: bytes) -> Iterator[tuple
 
 def _column(values: list[Any]) -> pa.Array:
     """JSON texts (bytes or msgspec.Raw) as a string column. Not checked to be UTF-8 here:
-    DuckDB parses each of them as JSON, and refuses one that is not (Go reads it with
-    U+FFFD: the loader then reads the dump otherwise)."""
+    DuckDB parses each text of a record it keeps as JSON, and refuses one that is not
+    UTF-8 (Go reads it with U+FFFD: the loader then reads the dump otherwise)."""
     lengths = np.fromiter(map(len, values), np.int64, len(values))
     offsets = np.zeros(len(values) + 1, np.int64)
     np.cumsum(lengths, out=offsets[1:])

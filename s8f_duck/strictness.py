@@ -12,6 +12,8 @@ or a nested value leaves the piece unbalanced).
 
 The check runs on a thread of its own while DuckDB reads the file (msgspec holds
 Python's lock, DuckDB lets go of it), so it costs a core's share of the read.
+stream_problem checks a file of values one after another (a REST dump's pages or JSON
+Lines) the same way, when rest_batches.py, which decodes all of it with msgspec, did not.
 """
 
 from __future__ import annotations
