@@ -89,6 +89,14 @@ def batches(path: Path, container: str, first_key: bytes | None) -> pa.RecordBat
     return pa.RecordBatchReader.from_batches(SCHEMA, _batches(path, container, first_key))
 
 
+def cuts(path: Path, container: str, first_key: bytes | None) -> list[int]:
+    """Where the blocks but the first begin (none without a first key)."""
+    if first_key is None or path.stat().st_size == 0:
+        return []
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
+        return [start for start, _, _ in _blocks(data, container, first_key)][1:]
+
+
 def _batches(path: Path, container: str, first_key: bytes) -> Iterator[pa.RecordBatch]:
     record = 0
     with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:
@@ -96,7 +104,7 @@ def _batches(path: Path, container: str, first_key: bytes) -> Iterator[pa.Record
             with memoryview(data) as whole, whole[start:cut] as view:
                 if container != "array":
                     objects = _decoded(view, container)
-                else:  # each block an array of its own: the first begins with the dump's '[', the last ends with its ']'
+                else:  # an array of its own (the first begins with the dump's '[', the last ends with its ']')
                     objects = _decoded(b"".join((b"[" if start else b"", view, b"" if last else b"]")), container)
                 batch = _batch(objects, record) if objects else None
                 record += len(objects)

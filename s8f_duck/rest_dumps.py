@@ -111,7 +111,7 @@ def _read_otherwise(con: duckdb.DuckDBPyConnection, dump: Dump) -> None:
     if dump.container == "array":
         problem = strictness.StrictCheck(dump.plain).problem()
     else:
-        problem = strictness.stream_problem(dump.plain)
+        problem = strictness.stream_problem(dump.plain, rest_batches.cuts(dump.plain, dump.container, dump.first_key))
     if problem is not None:
         raise _unusable(dump.path, problem, records=dump.container != "pages")
     pages = dump.container == "pages"

@@ -375,7 +375,8 @@ def test_rest_dumps_are_read_once_in_blocks(tmp_path: Path, monkeypatch: pytest.
 
     monkeypatch.setattr(rest_batches, "_blocks", cut)
     monkeypatch.setattr(rest_dumps, "_read_otherwise", lambda *args: pytest.fail("read again"))
-    issues = [issue(n, body=f"see #{n + 1}, code a[0][1] {{}} }}][{{ }},{{", labels=["x", "y", "z"]) for n in range(1, 61)]
+    body = "code a[0][1] {} }][{ },{"
+    issues = [issue(n, body=f"see #{n + 1}, {body}", labels=["x", "y", "z"]) for n in range(1, 61)]
     raw = tmp_path / "rest.json"
     raw.write_text(LAYOUTS[layout](issues))
     assert raw_issues_of(raw)[1] == 60
@@ -385,7 +386,8 @@ def test_rest_dumps_are_read_once_in_blocks(tmp_path: Path, monkeypatch: pytest.
 NOT_GO_JSON = {  # in a member that no rule reads, of a record far past the head that tells the form
     "NaN": (b'"locked": NaN,', "not JSON: NaN and Infinity are not JSON"),
     "a trailing comma": (b'"assignees": [1, 2,],', "not JSON: a trailing comma before ']'"),
-    "a vertical tab": (b'"locked":\x0bfalse,', "not JSON: invalid character a vertical tab looking for beginning of value"),
+    "a vertical tab": (b'"locked":\x0bfalse,',
+                       "not JSON: invalid character a vertical tab looking for beginning of value"),
 }
 
 
