@@ -46,15 +46,15 @@ class NotHere(Exception):
     """The dump cannot be read this way (see the module's doc); the loader reads it otherwise."""
 
 
-class _Label(msgspec.Struct):
+class _Label(msgspec.Struct, gc=False):
     name: msgspec.Raw = msgspec.Raw(b"null")  # (a missing name reads as null, as DuckDB's reader gives it)
 
 
-class _PullRequest(msgspec.Struct):
+class _PullRequest(msgspec.Struct, gc=False):
     html_url: msgspec.Raw = _EMPTY
 
 
-class _Object(msgspec.Struct):
+class _Object(msgspec.Struct, gc=False):
     """The members rest_objects reads (input_forms.REST_FIELDS); each missing one is empty."""
 
     number: msgspec.Raw = _EMPTY

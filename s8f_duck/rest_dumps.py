@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import duckdb
 
-from . import gojson, rest_batches, split, strictness
+from . import gojson, split, strictness
 from .errors import UnusableInput
 from .load import _fill, _has_rows, _threads, _unusable, drop
 from .scratch import scratch_directory
@@ -80,6 +80,8 @@ def load_rest(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> i
 def _read_batches(con: duckdb.DuckDBPyConnection, dump: Dump) -> bool:
     """raw_issues and raw_problems from the batches msgspec cuts out of the dump; False
     (nothing left) where that reading cannot take it (rest_batches.NotHere)."""
+    from . import rest_batches  # (it imports pyarrow: only for a REST dump)
+
     try:
         con.register("rest_batches", rest_batches.batches(dump.plain, dump.container, dump.first_key))
     except rest_batches.NotHere:
@@ -108,6 +110,8 @@ def _raise_first_problem(con: duckdb.DuckDBPyConnection, dump: Dump) -> None:
 def _read_otherwise(con: duckdb.DuckDBPyConnection, dump: Dump) -> None:
     """raw_issues and raw_problems by DuckDB's reader (or as Go decodes the dump), after
     the check that the dump is JSON as Go reads it; UnusableInput names a problem."""
+    from . import rest_batches
+
     if dump.container == "array":
         problem = strictness.StrictCheck(dump.plain).problem()
     else:
