@@ -30,6 +30,7 @@ import mmap
 import re
 import threading
 from collections.abc import Iterator
+from itertools import chain
 from operator import attrgetter
 from pathlib import Path
 from queue import Full, Queue
@@ -195,24 +196,30 @@ def _blocks(data: mmap.mmap, container: str, first_key: bytes) -> Iterator[tuple
         start = cut + (1 if container == "array" else 0)
 
 
-def _column(values: list[Any]) -> pa.Array:
-    """JSON texts (bytes or msgspec.Raw) as a string column. Not checked to be UTF-8 here:
-    DuckDB parses each text of a record it keeps as JSON, and refuses one that is not
-    UTF-8 (Go reads it with U+FFFD: the loader then reads the dump otherwise)."""
-    lengths = np.fromiter(map(len, values), np.int64, len(values))
-    offsets = np.zeros(len(values) + 1, np.int64)
-    np.cumsum(lengths, out=offsets[1:])
-    return pa.LargeStringArray.from_buffers(len(values), pa.py_buffer(offsets), pa.py_buffer(b"".join(values)))
-
-
 def _batch(objects: list[_Object | None], first_record: int) -> pa.RecordBatch:
+    """The objects' fields as columns of JSON texts. The texts of all columns are one
+    buffer and their offsets another, each column a slice of them: when DuckDB's reading
+    thread lets go of a batch, memory that Python owns takes Python's lock to let go of,
+    which the thread decoding the next block holds for long stretches (the reading thread
+    waited for it at each of a batch's buffers, and the two threads took turns instead of
+    sharing the cores); the other columns are in memory that Arrow owns. The texts are not
+    checked to be UTF-8 here: DuckDB parses each text of a record it keeps as JSON, and
+    refuses one that is not (Go reads it with U+FFFD: the loader then reads the dump
+    otherwise)."""
     n = len(objects)
-    nulls = np.zeros(n, np.bool_)
     if None in objects:
-        nulls = np.fromiter((o is None for o in objects), np.bool_, n)
+        nulls = pa.array([o is None for o in objects], pa.bool_())
         objects = [_NULL_ELEMENT if o is None else o for o in objects]
-    columns = [pa.array(np.arange(first_record, first_record + n, dtype=np.int64)), pa.array(nulls)]
-    columns += [_column(list(map(attrgetter(name), objects))) for name in _TEXT_FIELDS]
-    columns.append(_column([b"" if o.labels is None else _ENCODE(o.labels) for o in objects]))
-    columns.append(_column([_EMPTY if o.pull_request is None else o.pull_request.html_url for o in objects]))
-    return pa.RecordBatch.from_arrays(columns, schema=SCHEMA)
+    else:
+        nulls = pa.repeat(False, n)
+    columns: list[list[Any]] = [list(map(attrgetter(name), objects)) for name in _TEXT_FIELDS]
+    columns.append(list(map(_ENCODE, map(attrgetter("labels"), objects))))  # (None: null, as a missing member reads)
+    columns.append([_EMPTY if o.pull_request is None else o.pull_request.html_url for o in objects])
+    texts = list(chain.from_iterable(columns))
+    offsets = np.zeros(len(texts) + 1, np.int64)
+    np.cumsum(np.fromiter(map(len, texts), np.int64, len(texts)), out=offsets[1:])
+    offsets_buffer, data = pa.py_buffer(offsets), pa.py_buffer(b"".join(texts))
+    arrays = [pa.array(range(first_record, first_record + n), pa.int64()), nulls]
+    arrays += [pa.LargeStringArray.from_buffers(n, offsets_buffer.slice(8 * k * n, 8 * (n + 1)), data)
+               for k in range(len(columns))]  # fmt: skip
+    return pa.RecordBatch.from_arrays(arrays, schema=SCHEMA)

@@ -86,12 +86,17 @@ def _read_batches(con: duckdb.DuckDBPyConnection, dump: Dump) -> bool:
         con.register("rest_batches", rest_batches.batches(dump.plain, dump.container, dump.first_key))
     except rest_batches.NotHere:
         return False
+    # DuckDB reads the stream on one thread, while msgspec decodes the next blocks on
+    # another (rest_batches._ahead): more DuckDB threads only take the cores from it.
+    threads = _threads(con)
+    con.execute("SET threads = 1")
     try:
         run_steps(con, [REST_STEPS[0], REST_STEPS[7], REST_STEPS[1], "raw/raw_issues"])
     except (duckdb.Error, UnicodeError, rest_batches.NotHere):  # (refused by msgspec, or a field by DuckDB: not UTF-8)
         drop(con, "raw_issues", "raw_fields", "rest_fields", "rest_objects")
         return False
     finally:
+        con.execute(f"SET threads = {threads}")
         con.unregister("rest_batches")
     run_steps(con, ["raw/raw_problems"])
     return True
