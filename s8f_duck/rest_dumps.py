@@ -1,10 +1,15 @@
-"""GitHub's REST issue objects read into `raw_issues`, as load.load_raw reads a gh dump:
-on every core first (a JSON array cut into parts between records, pages cut between
-pages, JSON Lines, which DuckDB cuts itself), without record positions; when that finds
-a problem or DuckDB refuses the bytes, again whole with positions to name the record,
-or else as Go decodes them. sql/raw/rest/ reads the objects (rest_objects) and maps them
-to gh's records, dropping the pull requests (raw_fields); raw_issues and raw_problems
-then check and type them as they do gh's. The dump's form is told by input_forms.py.
+"""GitHub's REST issue objects read into `raw_issues`, as load.load_raw reads a gh dump.
+
+First, msgspec cuts the fields read out of the dump, strictly, and hands them to DuckDB as
+Arrow batches (rest_batches.py): the dump is parsed once, with record positions. Where
+that reading cannot take the dump, the dump is checked as Go reads JSON (strictness.py)
+and read by DuckDB's own reader: on every core first (a JSON array cut into parts between
+records, pages cut between pages, JSON Lines, which DuckDB cuts itself), without record
+positions; when that finds a problem or DuckDB refuses the bytes, again whole with
+positions to name the record, or else as Go decodes them. sql/raw/rest/ reads the objects
+(rest_objects) and maps them to gh's records, dropping the pull requests (raw_fields);
+raw_issues and raw_problems then check and type them as they do gh's. The dump's form is
+told by input_forms.py.
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 import duckdb
 
-from . import gojson, split
+from . import gojson, split, strictness
 from .errors import UnusableInput
-from .load import _fill, _has_rows, _threads, drop
+from .load import _fill, _has_rows, _threads, _unusable, drop
 from .scratch import scratch_directory
 from .split import SEPARATOR_WINDOW, array_parts, copy_range
 from .steps import run_steps
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
     from .input_forms import Dump
 
 REST_STEPS = (
+    "raw/rest/batches/rest_objects",
+    "raw/rest/batches/raw_fields",
     "raw/rest/parts/rest_objects",
     "raw/rest/pages/parts/rest_objects",
     "raw/rest/rest_objects",
@@ -55,6 +62,64 @@ def load_rest(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> i
     requests were dropped. Problems name the REST fields."""
     run_steps(con, ["macros"])
     con.execute("SET VARIABLE min_records = ?", [min_records])
+    if _read_batches(con, dump):
+        _raise_first_problem(con, dump)
+    else:
+        _read_otherwise(con, dump)
+    (dropped,) = con.execute(
+        "SELECT coalesce(last_value, 0) FROM duckdb_sequences() "
+        "WHERE sequence_name = 'pull_requests_dropped' AND schema_name = current_schema()"
+    ).fetchall()[0]
+    for column in ("problems", "record", "folded_key"):  # as load.load_raw leaves raw_issues
+        con.execute(f"ALTER TABLE raw_issues DROP COLUMN {column}")
+    drop(con, "raw_problems", "raw_fields", "rest_fields", "rest_objects", "raw_values")
+    con.execute("DROP SEQUENCE pull_requests_dropped")
+    return int(dropped)
+
+
+def _read_batches(con: duckdb.DuckDBPyConnection, dump: Dump) -> bool:
+    """raw_issues and raw_problems from the batches msgspec cuts out of the dump; False
+    (nothing left) where that reading cannot take it (rest_batches.NotHere)."""
+    from . import rest_batches  # (it imports pyarrow: only for a REST dump)
+
+    try:
+        con.register("rest_batches", rest_batches.batches(dump.plain, dump.container, dump.first_key))
+    except rest_batches.NotHere:
+        return False
+    # DuckDB reads the stream on one thread, while msgspec decodes the next blocks on
+    # another (rest_batches._ahead): more DuckDB threads only take the cores from it.
+    threads = _threads(con)
+    con.execute("SET threads = 1")
+    try:
+        run_steps(con, [REST_STEPS[0], REST_STEPS[7], REST_STEPS[1], "raw/raw_issues"])
+    except (duckdb.Error, UnicodeError, rest_batches.NotHere):  # (refused by msgspec, or a field by DuckDB: not UTF-8)
+        drop(con, "raw_issues", "raw_fields", "rest_fields", "rest_objects")
+        return False
+    finally:
+        con.execute(f"SET threads = {threads}")
+        con.unregister("rest_batches")
+    run_steps(con, ["raw/raw_problems"])
+    return True
+
+
+def _raise_first_problem(con: duckdb.DuckDBPyConnection, dump: Dump) -> None:
+    problem = con.execute("SELECT problem FROM raw_problems LIMIT 1").fetchall()
+    if problem:
+        rest_names = re.sub(r"field '(\w+)'", lambda m: f"field '{REST_NAMES.get(m[1], m[1])}'", problem[0][0])
+        raise UnusableInput(f"{dump.path}: {rest_names}")
+
+
+def _read_otherwise(con: duckdb.DuckDBPyConnection, dump: Dump) -> None:
+    """raw_issues and raw_problems by DuckDB's reader (or as Go decodes the dump), after
+    the check that the dump is JSON as Go reads it; UnusableInput names a problem."""
+    from . import rest_batches
+
+    if dump.container == "array":
+        problem = strictness.StrictCheck(dump.plain).problem()
+    else:
+        problem = strictness.stream_problem(dump.plain, rest_batches.cuts(dump.plain, dump.container, dump.first_key))
+    if problem is not None:
+        raise _unusable(dump.path, problem, records=dump.container != "pages")
     pages = dump.container == "pages"
     with scratch_directory("s8f-duck-raw-") as scratch:
         threads = _threads(con)
@@ -65,26 +130,14 @@ def load_rest(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> i
         else:
             size = dump.plain.stat().st_size
             parts, json_format = array_parts(dump.plain, 0, size, scratch, threads, dump.first_key), "array"
-        first = REST_STEPS[1] if pages else REST_STEPS[0]
+        first = REST_STEPS[3] if pages else REST_STEPS[2]
         read = _read_rest(con, parts, first, json_format) and not _has_rows(con, "raw_problems")
     if not read:  # again with record positions, whole (objects spanning lines are JSON Lines to Go)
-        numbered = REST_STEPS[3] if pages else REST_STEPS[2]
+        numbered = REST_STEPS[5] if pages else REST_STEPS[4]
         if not _read_rest(con, [dump.plain], numbered, "array" if dump.container == "array" else "unstructured"):
             _fill(con, "raw_values", list(enumerate(_decoded_records(dump))))
-            run_steps(con, [REST_STEPS[4], REST_STEPS[5], "raw/raw_issues", "raw/raw_problems"])
-        problem = con.execute("SELECT problem FROM raw_problems LIMIT 1").fetchall()
-        if problem:
-            rest_names = re.sub(r"field '(\w+)'", lambda m: f"field '{REST_NAMES.get(m[1], m[1])}'", problem[0][0])
-            raise UnusableInput(f"{dump.path}: {rest_names}")
-    (dropped,) = con.execute(
-        "SELECT coalesce(last_value, 0) FROM duckdb_sequences() "
-        "WHERE sequence_name = 'pull_requests_dropped' AND schema_name = current_schema()"
-    ).fetchall()[0]
-    for column in ("problems", "record", "folded_key"):  # as load.load_raw leaves raw_issues
-        con.execute(f"ALTER TABLE raw_issues DROP COLUMN {column}")
-    drop(con, "raw_problems", "raw_fields", "rest_objects", "raw_values")
-    con.execute("DROP SEQUENCE pull_requests_dropped")
-    return int(dropped)
+            run_steps(con, [REST_STEPS[6], REST_STEPS[7], "raw/raw_issues", "raw/raw_problems"])
+        _raise_first_problem(con, dump)
 
 
 def _read_rest(con: duckdb.DuckDBPyConnection, paths: list[Path], read_step: str, json_format: str) -> bool:
@@ -92,7 +145,7 @@ def _read_rest(con: duckdb.DuckDBPyConnection, paths: list[Path], read_step: str
     con.execute("SET VARIABLE input_path = ?", [[str(p) for p in paths]])
     con.execute("SET VARIABLE input_json_format = ?", [json_format])
     try:
-        run_steps(con, [read_step, REST_STEPS[5], "raw/raw_issues"])
+        run_steps(con, [read_step, REST_STEPS[7], "raw/raw_issues"])
     except duckdb.Error:
         drop(con, "raw_issues", "raw_fields", "rest_objects")
         return False

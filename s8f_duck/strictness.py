@@ -12,12 +12,15 @@ or a nested value leaves the piece unbalanced).
 
 The check runs on a thread of its own while DuckDB reads the file (msgspec holds
 Python's lock, DuckDB lets go of it), so it costs a core's share of the read.
+stream_problem checks a file of values one after another (a REST dump's pages or JSON
+Lines) the same way, when rest_batches.py, which decodes all of it with msgspec, did not.
 """
 
 from __future__ import annotations
 
 import mmap
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -167,3 +170,42 @@ class StrictCheck:
                         self._check_keys(element, inner[0])
             except (msgspec.DecodeError, msgspec.ValidationError):
                 pass  # not an object (or array of them): the loader names the type
+
+
+def stream_problem(path: Path, cuts: Sequence[int] = ()) -> gojson.JSONInputError | None:
+    """Where a file of JSON values one after another (pages of arrays, JSON Lines) stops
+    being what Go's decoder reads value by value (None: it is such JSON). msgspec checks
+    the blocks between the cuts (offsets where a value may begin) at C speed; a block it
+    refuses is read token by token, value by value (gojson.syntax_problem: the exact rule;
+    the place names the value by its position), until a value ends where a later block
+    begins."""
+    with open(path, "rb") as f:
+        size = f.seek(0, 2)
+        if size == 0:
+            return None  # no values: no verdict on the syntax (the loader finds too few records)
+        with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data, memoryview(data) as view:
+            bounds = [0, *cuts, size]
+            starts = {at: k for k, at in enumerate(bounds[:-1])}
+            pos, value, k = 0, 0, 0
+            while k < len(bounds) - 1:
+                try:
+                    with view[bounds[k] : bounds[k + 1]] as block:
+                        value += len(_ANY.decode_lines(block))
+                    pos, k = bounds[k + 1], k + 1
+                    continue
+                except (msgspec.DecodeError, msgspec.ValidationError, RecursionError):
+                    pass
+                while True:
+                    while pos < size and data[pos] in b" \t\r\n":
+                        pos += 1
+                    if pos >= size:
+                        return None
+                    if starts.get(pos, -1) > k:  # a value ends where a later block begins: msgspec again
+                        k = starts[pos]
+                        break
+                    problem, pos = gojson.syntax_problem(data, pos, (), stop_depth=0)
+                    if problem is not None:
+                        problem.path = [value, *problem.path]
+                        return problem
+                    value += 1
+    return None

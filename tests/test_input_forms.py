@@ -28,7 +28,7 @@ from conftest import (
     run_cli,
 )  # fmt: skip
 
-from s8f_duck import input_forms, load, rest_dumps, split, steps
+from s8f_duck import input_forms, load, rest_batches, rest_dumps, split, steps
 from s8f_duck.errors import UnusableInput
 
 
@@ -181,10 +181,18 @@ def test_rest_forms_load_the_raw_issues_of_the_gh_form(
     gh = tmp_path / "gh.json"
     gh.write_text(json.dumps(issues, indent=2))
     expected, _ = raw_issues_of(gh)
-    if in_parts:  # every dump counts as large: cut between records or pages, read on several cores
+    if in_parts:  # every dump counts as large: cut between records or pages, a block or part each
         monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
+        monkeypatch.setattr(rest_batches, "BLOCK_BYTES", 1)
+        monkeypatch.setattr(rest_batches, "CUT_WINDOW", 256)
     rest = tmp_path / "rest.json"
     rest.write_text(LAYOUTS[layout](issues))
+    assert raw_issues_of(rest) == (expected, len(issues))
+
+    def refuse(*args: Any) -> Any:
+        raise rest_batches.NotHere("refused")
+
+    monkeypatch.setattr(rest_batches, "batches", refuse)  # the other readings give the same
     assert raw_issues_of(rest) == (expected, len(issues))
 
 
@@ -352,26 +360,51 @@ def test_load_raw_still_reads_gh_only(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("layout", ["array", "compact array", "pages", "compact pages", "lines"])
-def test_rest_dumps_are_read_on_several_cores_at_the_first_reading(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str
-) -> None:
-    # The cuts fall between records or pages (not between labels or inside texts), so the
-    # parts are accepted and the dump is not read again.
-    monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
-    readings: list[tuple[str, int, bool]] = []
-    real = rest_dumps._read_rest
+def test_rest_dumps_are_read_once_in_blocks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: str) -> None:
+    # The cuts fall between records or pages (not between labels or inside texts), so each
+    # block decodes, and the dump is read by no other way.
+    monkeypatch.setattr(rest_batches, "BLOCK_BYTES", 4096)
+    monkeypatch.setattr(rest_batches, "CUT_WINDOW", 4096)
+    blocks: list[tuple[int, int, bool]] = []
+    real = rest_batches._blocks
 
-    def reading(con: Any, paths: list[Path], step: str, json_format: str) -> bool:
-        readings.append((step, len(paths), ok := real(con, paths, step, json_format)))
-        return ok
+    def cut(*args: Any) -> Any:
+        for block in real(*args):
+            blocks.append(block)
+            yield block
 
-    monkeypatch.setattr(rest_dumps, "_read_rest", reading)
-    issues = [issue(n, body=f"see #{n + 1}, code a[0][1] {{}}", labels=["x", "y", "z"]) for n in range(1, 61)]
+    monkeypatch.setattr(rest_batches, "_blocks", cut)
+    monkeypatch.setattr(rest_dumps, "_read_otherwise", lambda *args: pytest.fail("read again"))
+    body = "code a[0][1] {} }][{ },{"
+    issues = [issue(n, body=f"see #{n + 1}, {body}", labels=["x", "y", "z"]) for n in range(1, 61)]
     raw = tmp_path / "rest.json"
     raw.write_text(LAYOUTS[layout](issues))
     assert raw_issues_of(raw)[1] == 60
-    first = "raw/rest/pages/parts/rest_objects" if "pages" in layout else "raw/rest/parts/rest_objects"
-    assert readings == [(first, 1 if layout == "lines" else 2, True)]
+    assert len(blocks) > 10 and blocks[-1][2] and blocks[-1][1] == raw.stat().st_size
+
+
+NOT_GO_JSON = {  # in a member that no rule reads, of a record far past the head that tells the form
+    "NaN": (b'"locked": NaN,', "not JSON: NaN and Infinity are not JSON"),
+    "a trailing comma": (b'"assignees": [1, 2,],', "not JSON: a trailing comma before ']'"),
+    "a vertical tab": (b'"locked":\x0bfalse,',
+                       "not JSON: invalid character a vertical tab looking for beginning of value"),
+}
+
+
+@pytest.mark.parametrize("case", list(NOT_GO_JSON))
+@pytest.mark.parametrize("layout", ["array", "compact array", "pages", "compact pages", "lines"])
+def test_every_byte_of_a_rest_dump_is_json_as_go_reads_it(tmp_path: Path, layout: str, case: str) -> None:
+    member, message = NOT_GO_JSON[case]
+    text = LAYOUTS[layout]([issue(n, body="x" * 2000) for n in range(1, 121)]).encode()
+    at = text.index(b'"locked"', text.index(b'"number": 110' if b'"number": 110' in text else b'"number":110'))
+    end = text.index(b",", at) + 1
+    raw = tmp_path / "rest.json"
+    raw.write_bytes(text[:at] + member + text[end:])
+    assert at > input_forms.SAMPLE_BYTES
+    result = freeze_cli(tmp_path, raw)
+    assert result.returncode == 2, result.stderr
+    assert f"{raw}: " in result.stderr and message in result.stderr
+    assert list((tmp_path / "out").iterdir()) == []
 
 
 def test_a_gzip_dumps_decompressed_copy_is_removed_when_freeze_returns(
