@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -38,18 +39,43 @@ def restore() -> None:
 
 
 _ctrl_c_to_main = False
-_running: Any = None  # the connection of the prompt's query under way (it has SIGINT blocked then)
+_lock = threading.Lock()
+_running: Any = None  # the connection of the prompt's query under way
+_ctrl_c = threading.Event()  # a Ctrl-C that the prompt has not taken yet
+NUDGE = signal.SIGUSR1  # raises KeyboardInterrupt in the main thread (Python runs handlers there)
 
 
 def take_ctrl_c() -> None:
-    """For an interactive prompt: Ctrl-C cancels the line being typed or the query running,
-    instead of ending the command. While the prompt reads a line, SIGINT is unblocked in
-    the main thread (the kernel gives it to the main thread first), and Python's handler
-    raises KeyboardInterrupt in input(); while a query runs (cancellable), it is blocked
-    there again, and this module's thread interrupts the query's connection."""
+    """For an interactive prompt (from the main thread): Ctrl-C cancels the line being
+    typed or the query running, instead of ending the command. SIGINT stays blocked in
+    every thread and reaches this module's thread, which interrupts the running query's
+    connection, or else raises KeyboardInterrupt in the main thread with NUDGE, again every
+    50 ms until the prompt says it took it (`ctrl_c_taken`)."""
     global _ctrl_c_to_main
+    signal.signal(NUDGE, _raise_keyboard_interrupt)
     _ctrl_c_to_main = True
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    threading.Thread(target=_deliver_ctrl_c, name="ctrl-c", daemon=True).start()
+
+
+def ctrl_c_taken() -> None:
+    """The prompt has dropped its line (or query) for the last Ctrl-C."""
+    _ctrl_c.clear()
+
+
+def _raise_keyboard_interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt
+
+
+def _deliver_ctrl_c() -> None:
+    # Again until the prompt takes it: DuckDB forgets an interrupt that comes before its
+    # query has begun, and readline one that comes outside its wait for a key.
+    while _ctrl_c.wait():
+        with _lock:
+            if _running is not None:  # the query ends with DuckDB's InterruptException
+                _running.interrupt()
+            else:
+                signal.pthread_kill(threading.main_thread().ident or 0, NUDGE)
+        time.sleep(0.05)
 
 
 @contextmanager
@@ -57,21 +83,18 @@ def cancellable(con: Any) -> Iterator[None]:
     """A prompt's query during which Ctrl-C interrupts the connection (DuckDB then raises
     its InterruptException), whatever thread DuckDB runs it on."""
     global _running
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    _running = con
+    with _lock:
+        _running = con
     try:
         yield
     finally:
-        _running = None
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        with _lock:
+            _running = None
 
 
 def _wait() -> None:
     while (number := signal.sigwait(SIGNALS)) == signal.SIGINT and _ctrl_c_to_main:
-        if _running is not None:
-            _running.interrupt()
-        else:  # between two statements: the prompt takes it when it reads the next line
-            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGINT)
+        _ctrl_c.set()
     with scratch.CRITICAL:
         scratch.remove_owned()
         command = " ".join(["s8f-duck", *sys.argv[1:2]])

@@ -83,6 +83,7 @@ def run_prompt(con: duckdb.DuckDBPyConnection, fmt: Format, note: str = "") -> N
                 line = reader.read("s8f> " if not pending.strip() else "...> ")
                 pending, fmt = _take(con, line, pending, fmt, reader.interactive)
             except KeyboardInterrupt:  # Ctrl-C: the line (and any statement begun) is dropped
+                interrupts.ctrl_c_taken()
                 reader.newline()
                 pending = ""
             except EOFError:
