@@ -76,6 +76,13 @@ def freeze_args(raw: Path, out: Path, source: str, *extra: str) -> list[str | Pa
     return args
 
 
+def frozen_demo(out: Path) -> Path:
+    """The demo dump frozen into out, with its database (corpus.duckdb)."""
+    result = cli(*freeze_args(DEMO, out, "demo", "db"), tmpdir=out)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
 def contents(paths: dict[str, Path]) -> dict[str, bytes | None]:
     return {name: path.read_bytes() if path.exists() else None for name, path in paths.items()}
 

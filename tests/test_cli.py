@@ -17,7 +17,7 @@ import click
 import duckdb
 import pytest
 import typer
-from processes import DEMO, cli, environment, freeze_args
+from processes import DEMO, cli, environment, freeze_args, frozen_demo
 
 from s8f_duck.cli import app
 
@@ -33,11 +33,7 @@ STEP_LINE = re.compile(r"^(\w+): (.+) \.\.\. \d+\.\d\ds$")
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The demo dump frozen, with its database."""
-    out = tmp_path_factory.mktemp("corpus")
-    result = cli(*freeze_args(DEMO, out, "demo", "db"), tmpdir=out)
-    assert result.returncode == 0, result.stderr
-    return out
+    return frozen_demo(tmp_path_factory.mktemp("corpus"))
 
 
 def triple(out: Path) -> list[str | Path]:

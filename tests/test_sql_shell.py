@@ -16,15 +16,12 @@ from pathlib import Path
 
 import pytest
 from conftest import CLI
-from processes import DEMO, cli, environment, freeze_args
+from processes import cli, environment, frozen_demo
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("corpus")
-    result = cli(*freeze_args(DEMO, out, "demo", "db"), tmpdir=out)
-    assert result.returncode == 0, result.stderr
-    return out
+    return frozen_demo(tmp_path_factory.mktemp("corpus"))
 
 
 def piped(
