@@ -61,14 +61,27 @@ def grade_database(
             finally:
                 submitted_corpus = submission.result()
         submitted = apart + '."submitted_{name}"'
-    for name in BUNDLE_TABLES:
-        con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {submitted.format(name=name)}')
+    _compare(con, answers_corpus, submitted_corpus, GRADE_STEPS, submitted)
+    return con
+
+
+def _compare(
+    con: duckdb.DuckDBPyConnection,
+    answers_corpus: str,
+    submitted_corpus: str | None,
+    steps: list[str] | tuple[str, ...],
+    submitted: str | None = None,
+) -> None:
+    """The grade tables, from the answers' tables and the submission's `submitted_{name}`
+    (views of the tables `submitted` names, when it is given), bound to both digests."""
+    if submitted is not None:
+        for name in BUNDLE_TABLES:
+            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {submitted.format(name=name)}')
     con.execute(
         "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
         [answers_corpus, submitted_corpus],
     )
-    run_steps(con, GRADE_STEPS)
-    return con
+    run_steps(con, steps)
 
 
 def _load_apart(own: duckdb.DuckDBPyConnection, path: Path, schema: str) -> str:
@@ -229,15 +242,11 @@ class GradeSession:
     def compare(self) -> None:
         """The grade tables (steps.GRADE_STEPS, but for the views only a run record reads)."""
         answers_corpus = self.grader.load_answers()
+        submitted = None
         if self._same_as_answers:  # the same bytes read twice give the same tables
-            self.submitted_corpus = answers_corpus
-            for name in BUNDLE_TABLES:
-                self.con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM main."{name}"')
-        self.con.execute(
-            "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
-            [answers_corpus, self.submitted_corpus],
-        )
-        run_steps(self.con, [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS])
+            self.submitted_corpus, submitted = answers_corpus, 'main."{name}"'
+        steps = [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS]
+        _compare(self.con, answers_corpus, self.submitted_corpus, steps, submitted)
 
     def report(self) -> dict[str, Any]:
         return full_report(self.con)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from conftest import CLI
-from processes import cli, environment, frozen_demo
+from processes import environment, frozen_demo
 
 
 @pytest.fixture(scope="module")
