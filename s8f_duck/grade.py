@@ -17,7 +17,9 @@ from . import paths
 from .artifacts import ANSWERS_SCHEMA, Outputs, write_text
 from .gojson import dumps
 from .load import BUNDLE_TABLES, load_bundle
-from .steps import GRADE_FACT_VIEWS, GRADE_STEPS, ONE_THREAD_BYTES, connect, rows, run_steps
+from .steps import (
+    GRADE_FACT_VIEWS, GRADE_STEPS, ONE_THREAD_BYTES, connect, macros_created, mark_macros, rows, run_steps,
+)
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -42,7 +44,7 @@ def grade_database(
 ) -> duckdb.DuckDBPyConnection:
     """A database holding both documents and every grade table (a new in-memory one, or
     the given connection's current schema). split is the split whose records are compared
-    (macros.sql: graded_split); only test compares the corpus-wide aggregates."""
+    (sql/macros/grading.sql: graded_split); only test compares the corpus-wide aggregates."""
     if split not in SPLITS:
         raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
     con = con or connect()
@@ -169,7 +171,7 @@ class Grader:
             input_bytes = answers_path.stat().st_size if answers_path.is_file() else 0
         if input_bytes < ONE_THREAD_BYTES:
             self.con.execute("SET threads = 1")
-        run_steps(self.con, ["macros"])
+        run_steps(self.con, ["macros/grading"])
         (self._database,) = self.con.execute("SELECT current_database()").fetchall()[0]
         self.corpus_sha256: str | None = None
         self._sessions = itertools.count()
@@ -206,7 +208,7 @@ class Grader:
         try:
             own.execute(f"USE {schema}")
             own.execute(f"SET search_path = '{self._database}.{name},{self._database}.main'")
-            own.execute("SET VARIABLE s8f_duck_macros = true")  # those of the main schema
+            mark_macros(own, macros_created(self.con))  # those of the main schema
             own.execute("SET VARIABLE s8f_graded_split = ?", [split])
             yield GradeSession(self, own)
         finally:

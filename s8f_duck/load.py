@@ -310,6 +310,7 @@ def _source_as_written(path: Path, decoded: str) -> str:
 
 def _load_checked_answers(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     """bundle_document and bundle_answers, every value checked (the first problem raised)."""
+    run_steps(con, ["macros/reading"])
     # beside DuckDB's read: the syntax, and keys that Go's Unicode folding takes for fields
     strict = StrictCheck(path, "answers", BUNDLE_ANSWER, BUNDLE_SCHEMA) if path.is_file() else None
     read = _read_split(con, path, "bundle", "answers", "bundle_items", 1)  # 1: positions count in grading
@@ -328,7 +329,7 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     """An answer bundle or submission as tables `{prefix}answers`, `{prefix}state_counts`,
     `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
     returns the corpus digest it is bound to."""
-    run_steps(con, ["macros"])
+    run_steps(con, ["macros/grading"])
     typed = TypedCheck(path)  # beside DuckDB's typed read: whether there is anything to check
     if not (
         typed.span is not None

@@ -28,10 +28,15 @@ def _sql_dir() -> Path:
     installed inside the package (pyproject.toml)."""
     here = Path(__file__).resolve().parent
     checkout = here.parent / "sql"
-    return checkout if (checkout / "macros.sql").is_file() else here / "sql"
+    return checkout if (checkout / "macros" / "grading.sql").is_file() else here / "sql"
 
 
 SQL_DIR = _sql_dir()
+
+# The macros, by what they serve; the step "macros" is all of them. Each file runs once per
+# connection (its last line sets the variable s8f_duck_macros_{name}): a grade creates
+# only those it uses (creating a macro costs about 0.5 ms).
+MACRO_STEPS: tuple[str, ...] = ("macros/grading", "macros/reading", "macros/writing", "macros/corpus")
 
 # Facts derived from `scrubbed_issues` and `labels`: shared by freeze (from the raw
 # dump) and by the baseline and verify (from the public corpus). First the passes over
@@ -85,7 +90,7 @@ BASELINE_STEPS: tuple[str, ...] = (
 
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
-    "macros",
+    "macros/grading",
     "grade/citation_errors",
     "grade/gold_facts",
     "grade/submitted_facts",
@@ -318,14 +323,12 @@ def loading_into_file(con: duckdb.DuckDBPyConnection) -> Iterator[None]:
 def cursor(con: duckdb.DuckDBPyConnection) -> duckdb.DuckDBPyConnection:
     """A second connection to con's database, for another thread: in con's current schema,
     with con's macros and way of scanning (scan_by_vectors)."""
-    database, schema, macros, vector_scans = con.execute(
-        "SELECT current_database(), current_schema(), getvariable('s8f_duck_macros'), "
-        "getvariable('s8f_duck_vector_scans')"
+    database, schema, vector_scans = con.execute(
+        "SELECT current_database(), current_schema(), getvariable('s8f_duck_vector_scans')"
     ).fetchall()[0]
     other = con.cursor()
     other.execute(f'USE "{database}"."{schema}"')
-    if macros:
-        other.execute("SET VARIABLE s8f_duck_macros = true")
+    mark_macros(other, macros_created(con))
     if vector_scans:
         scan_by_vectors(other)
     return other
@@ -358,8 +361,8 @@ SETTLED_BY_GO_SORT: dict[str, str] = {
 
 
 def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[str]) -> None:
-    """Run each step's SQL file in order on the connection; the macros only once per
-    connection (macros.sql sets the variable s8f_duck_macros last). A step of RUN_BESIDE
+    """Run each step's SQL file in order on the connection; each file of macros only once
+    per connection ("macros": all of them). A step of RUN_BESIDE
     followed by the steps named for it runs on a second connection meanwhile."""
     at = 0
     while at < len(steps):
@@ -371,12 +374,34 @@ def run_steps(con: duckdb.DuckDBPyConnection, steps: Sequence[str]) -> None:
                 run_steps(con, alongside)
                 other.result()
             at += len(alongside)
-        elif not (step == "macros" and con.execute("SELECT getvariable('s8f_duck_macros')").fetchall()[0][0]):
+        elif step == "macros" or step in MACRO_STEPS:
+            created = macros_created(con)
+            for name in MACRO_STEPS if step == "macros" else (step,):
+                if name not in created:
+                    con.execute(sql_path(name).read_text(encoding="utf-8"))
+        else:
             con.execute(sql_path(step).read_text(encoding="utf-8"))
             if step in SETTLED_BY_GO_SORT:
                 from . import gosort
 
                 gosort.settle_ties(con, Path(step).name, SETTLED_BY_GO_SORT[step])
+
+
+def _macro_variable(step: str) -> str:
+    return "s8f_duck_macros_" + Path(step).name
+
+
+def macros_created(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The MACRO_STEPS that have run on this connection (or are marked as visible to it)."""
+    flags = con.execute(f"SELECT {', '.join(f'getvariable({_macro_variable(m)!r})' for m in MACRO_STEPS)}").fetchall()[0]
+    return [step for step, flag in zip(MACRO_STEPS, flags) if flag]
+
+
+def mark_macros(con: duckdb.DuckDBPyConnection, created: Sequence[str]) -> None:
+    """Let run_steps know that the macros of these MACRO_STEPS are visible to con (a cursor
+    of a connection that created them, in a schema on its search path)."""
+    for step in created:
+        con.execute(f"SET VARIABLE {_macro_variable(step)} = true")
 
 
 def create_table(

@@ -54,7 +54,21 @@ def test_ungraded_step_makes_every_grade_table_the_run_record_reads() -> None:
     assert made == read - {"run_meta", "run_request_log"} - {Path(s).name for s in APPENDING_STEPS}
 
 
-@pytest.mark.parametrize("step", [s for s in (*ALL_STEPS, *steps.SERVICE_LEADERBOARD_STEPS) if s != "macros"])
+@pytest.mark.parametrize("step", steps.MACRO_STEPS)
+def test_macro_file_creates_macros_and_then_says_so(step: str) -> None:
+    """Each file of macros creates macros only, then sets the variable by which run_steps
+    knows it has run on the connection."""
+    con = steps.connect()
+    steps.run_steps(con, ["macros"] if step != "macros/grading" else [step])
+    *creates, last = con.extract_statements(steps.sql_path(step).read_text(encoding="utf-8"))
+    assert creates and all(c.query.split("CREATE OR REPLACE ")[1].startswith("MACRO ") for c in creates)
+    assert last.query.strip().endswith(f"SET VARIABLE s8f_duck_macros_{Path(step).name} = true;")
+    assert step in steps.macros_created(con)
+
+
+@pytest.mark.parametrize(
+    "step", [s for s in (*ALL_STEPS, *steps.SERVICE_LEADERBOARD_STEPS) if s != "macros" and s not in steps.MACRO_STEPS]
+)
 def test_step_creates_the_table_it_is_named_for(step: str) -> None:
     *_, statement = sqlglot.parse(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
     assert isinstance(statement, exp.Create)
@@ -64,7 +78,9 @@ def test_step_creates_the_table_it_is_named_for(step: str) -> None:
 def test_every_sql_file_is_run_by_some_command() -> None:
     used = {
         steps.sql_path(step)
-        for step in (*ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.SERVICE_LEADERBOARD_STEPS)
+        for step in (
+            *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.SERVICE_LEADERBOARD_STEPS, *steps.MACRO_STEPS
+        )
     }
     assert set(steps.all_sql_files()) <= used
 

@@ -1,4 +1,4 @@
-"""The SQL JSON writer (go_json in sql/macros.sql) against Go's escaping rules (docs/format.md §6),
+"""The SQL JSON writer (go_json in sql/macros/writing.sql) against Go's escaping rules (docs/format.md §6),
 as implemented independently by s8f_duck.gojson.encode_string."""
 
 from __future__ import annotations

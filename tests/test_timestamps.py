@@ -1,4 +1,4 @@
-"""The rfc3339 and rfc3339_parts macros (sql/macros.sql): RFC 3339 parsed and written back as Go
+"""The rfc3339 and rfc3339_parts macros (sql/macros/reading.sql): RFC 3339 parsed and written back as Go
 does (docs/format.md §1, §6)."""
 
 from __future__ import annotations
