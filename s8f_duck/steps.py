@@ -91,6 +91,7 @@ BASELINE_STEPS: tuple[str, ...] = (
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
     "macros/grading",
+    "grade/submitted_repeats",
     "grade/citation_errors",
     "grade/gold_facts",
     "grade/submitted_facts",

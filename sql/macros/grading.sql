@@ -8,10 +8,13 @@ CREATE OR REPLACE MACRO graded_split() AS coalesce(getvariable('s8f_graded_split
 -- The number an id ends with (NULL for none), for ordering records the way files do.
 CREATE OR REPLACE MACRO id_number(id) AS TRY_CAST(regexp_extract(id, '[0-9]+$') AS BIGINT);
 
--- docs/format.md §8: of the answers in a table that repeat an id, the last copy is the one compared.
+-- docs/format.md §8: of the submitted answers in a table (submitted_answers or rows of it) that
+-- repeat an id, the last copy is the one compared: the table but for the earlier copies
+-- that submitted_repeats (sql/grade/) finds.
 CREATE OR REPLACE MACRO last_copies(answer_table) AS TABLE
-    SELECT * FROM query_table(answer_table)
-    WHERE pos IN (SELECT max(pos) FROM query_table(answer_table) GROUP BY id);
+    SELECT copy.* FROM query_table(answer_table) AS copy
+    LEFT JOIN submitted_repeats AS repeated ON repeated.id = copy.id
+    WHERE repeated.id IS NULL OR copy.pos = repeated.last_pos;
 
 -- docs/format.md §8: the facts of each answer in a table of answers, as a set of (id, slice, fact).
 CREATE OR REPLACE MACRO answer_facts(answer_table) AS TABLE
