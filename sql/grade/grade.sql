@@ -1,17 +1,18 @@
 -- docs/format.md §8 core grade, one row. A submission bound to another corpus gets the reference's
 -- all-zero report (the CLI also says so plainly and fails).
+-- (One-row parts joined: cheaper for DuckDB to plan than a scalar subquery per count.)
 CREATE OR REPLACE TABLE grade AS
 WITH
 bound AS (SELECT answers_corpus_sha256 = submitted_corpus_sha256 AS ok, answers_corpus_sha256 FROM grade_binding),
-core AS (
+records AS (SELECT count(*) AS test_records, count(*) FILTER (WHERE exact) AS exact_records FROM record_results),
+facts AS (
     SELECT
-        (SELECT count(*) FROM record_results) AS test_records,
-        (SELECT count(*) FILTER (WHERE exact) FROM record_results) AS exact_records,
-        (SELECT count(*) FILTER (WHERE kind = 'false_positive') FROM fact_errors) AS false_positive_facts,
-        (SELECT count(*) FILTER (WHERE kind = 'false_negative') FROM fact_errors) AS false_negative_facts,
-        (SELECT least(count(*), 1) FROM aggregate_errors) AS aggregate_errors,
-        (SELECT count(*) FROM citation_errors) AS citation_errors
-)
+        count(*) FILTER (WHERE kind = 'false_positive') AS false_positive_facts,
+        count(*) FILTER (WHERE kind = 'false_negative') AS false_negative_facts
+    FROM fact_errors
+),
+aggregates AS (SELECT least(count(*), 1) AS aggregate_errors FROM aggregate_errors),
+citations AS (SELECT count(*) AS citation_errors FROM citation_errors)
 SELECT
     'fak-microcontext-grade/1' AS schema,
     bound.answers_corpus_sha256 AS corpus_sha256,
@@ -24,4 +25,4 @@ SELECT
     bound.ok AND test_records > 0 AND exact_records = test_records AND false_positive_facts = 0
         AND false_negative_facts = 0 AND aggregate_errors = 0 AND citation_errors = 0 AS quality_pass,
     bound.ok AS corpus_bound
-FROM bound, core;
+FROM bound, records, facts, aggregates, citations;
