@@ -73,3 +73,28 @@ def test_both_readings_load_the_same_s8f_tables(monkeypatch: pytest.MonkeyPatch)
     typed, split, whole = (bundle_tables(S8F_ANSWERS, reading, monkeypatch) for reading in READINGS)
     assert typed == split == whole
     assert len(split[1]["answers"]) == 1000
+
+
+@needs_s8f
+def test_typed_check_in_small_pieces_reads_every_piece(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check decodes the answers array in pieces cut between elements (each read into
+    one reused buffer between brackets of its own): in pieces of 2 KB, the S8f bundle
+    still passes and loads what the checked reading loads, and a value of the wrong type
+    in the last piece, or in the first, is found."""
+    from s8f_duck import typed_check
+
+    monkeypatch.setattr(typed_check, "PIECE_BYTES", 2048)
+    assert typed_check.TypedCheck(S8F_ANSWERS).passed()
+    typed, _, whole = (bundle_tables(S8F_ANSWERS, reading, monkeypatch) for reading in READINGS)
+    assert typed == whole
+    gold = json.loads(S8F_ANSWERS.read_text(encoding="utf-8"))
+    for at in (0, -1):
+        bad = json.loads(json.dumps(gold))
+        bad["answers"][at]["references"] = ["7"]  # Go refuses a string for an int64
+        path = tmp_path / f"bad{at}.json"
+        path.write_text(dumps(bad), encoding="utf-8")
+        check = typed_check.TypedCheck(path)
+        assert check.span is not None and not check.passed()
+        fine = tmp_path / f"fine{at}.json"
+        fine.write_text(dumps(gold), encoding="utf-8")
+        assert typed_check.TypedCheck(fine).passed()
