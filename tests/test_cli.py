@@ -374,3 +374,21 @@ def test_a_reader_that_leaves_ends_the_command_quietly(corpus: Path, tmp_path: P
     process.stdout.close()
     _, stderr = process.communicate(timeout=300)
     assert (process.returncode, stderr) == (141, b"")
+
+
+@pytest.mark.parametrize("name", sorted(typer.main.get_command(app).commands))  # type: ignore[attr-defined]
+def test_the_command_that_runs_is_built_alone_and_behaves_the_same(name: str) -> None:
+    """main() builds only the command named first (building all of them costs about 20 ms
+    a call): it alone is registered, and its help and its usage errors read as with the
+    whole application."""
+    from typer.testing import CliRunner
+
+    from s8f_duck.cli import _app_for
+
+    alone = _app_for([name, "-h"])
+    assert alone is not app and len(alone.registered_commands) == 1
+    assert _app_for(["-h"]) is app and _app_for(["no-such-command"]) is app
+    runner = CliRunner()
+    for args in ([name, "-h"], [name, "--no-such-option"]):
+        whole, one = runner.invoke(app, args), runner.invoke(alone, args)
+        assert (one.exit_code, one.output) == (whole.exit_code, whole.output)
