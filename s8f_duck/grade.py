@@ -166,12 +166,11 @@ class Grader:
         below ONE_THREAD_BYTES DuckDB works on one thread, where a second costs more than
         it saves (the S8f grade: about 10% less time), and grades at once use the cores."""
         self.answers_path = answers_path
-        self.con = connect()
         if input_bytes is None:
             input_bytes = answers_path.stat().st_size if answers_path.is_file() else 0
-        if input_bytes < ONE_THREAD_BYTES:
-            self.con.execute("SET threads = 1")
+        self.con = connect(threads=1 if input_bytes < ONE_THREAD_BYTES else None)
         run_steps(self.con, ["macros/grading"])
+        self._macros = macros_created(self.con)  # (read here: sessions must not use self.con unlocked)
         (self._database,) = self.con.execute("SELECT current_database()").fetchall()[0]
         self.corpus_sha256: str | None = None
         self._sessions = itertools.count()
@@ -208,7 +207,7 @@ class Grader:
         try:
             own.execute(f"USE {schema}")
             own.execute(f"SET search_path = '{self._database}.{name},{self._database}.main'")
-            mark_macros(own, macros_created(self.con))  # those of the main schema
+            mark_macros(own, self._macros)  # those of the main schema
             own.execute("SET VARIABLE s8f_graded_split = ?", [split])
             yield GradeSession(self, own)
         finally:
