@@ -392,3 +392,33 @@ def test_the_command_that_runs_is_built_alone_and_behaves_the_same(name: str) ->
     for args in ([name, "-h"], [name, "--no-such-option"]):
         whole, one = runner.invoke(app, args), runner.invoke(alone, args)
         assert (one.exit_code, one.output) == (whole.exit_code, whole.output)
+
+
+def test_commands_ending_without_teardown_still_clean_up_flush_and_give_the_verdict(tmp_path: Path) -> None:
+    """freeze, verify, baseline and grade end without Python's interpreter teardown
+    (cli.QUICK_EXIT_COMMANDS): their exit handlers still remove the run's work directory
+    and DuckDB's spill directories from $TMPDIR, stdout is flushed to its last byte, and
+    the exit status is the command's."""
+    from s8f_duck.cli import QUICK_EXIT_COMMANDS
+
+    assert {"freeze", "verify", "baseline", "grade"} <= QUICK_EXIT_COMMANDS
+    tmpdir, out = tmp_path / "tmp", tmp_path / "out"
+    tmpdir.mkdir()
+    out.mkdir()
+    steps = [
+        (cli(*freeze_args(DEMO, out, "demo"), tmpdir=tmpdir), 0),
+        (cli("verify", *triple(out), tmpdir=tmpdir), 0),
+        (cli("baseline", "--public", out / "public.json", "--output", out / "submission.json", tmpdir=tmpdir), 0),
+    ]
+    submission = json.loads((out / "submission.json").read_text(encoding="utf-8"))
+    graded = cli("grade", "--answers", out / "answers.json", "--submission", out / "submission.json", "--output", "-",
+                 tmpdir=tmpdir)  # fmt: skip
+    steps.append((graded, 0))
+    assert json.loads(graded.stdout)["quality_pass"] is True and graded.stdout.endswith("}\n")
+    submission["answers"] = submission["answers"][1:]
+    (out / "short.json").write_text(json.dumps(submission), encoding="utf-8")
+    steps.append((cli("grade", "--answers", out / "answers.json", "--submission", out / "short.json", tmpdir=tmpdir), 1))
+    steps.append((cli("grade", "--answers", out / "answers.json", "--submission", out / "none.json", tmpdir=tmpdir), 2))
+    for result, status in steps:
+        assert result.returncode == status, (result.args, result.stderr)
+    assert list(tmpdir.iterdir()) == []
