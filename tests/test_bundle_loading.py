@@ -98,3 +98,37 @@ def test_typed_check_in_small_pieces_reads_every_piece(tmp_path: Path, monkeypat
         fine = tmp_path / f"fine{at}.json"
         fine.write_text(dumps(gold), encoding="utf-8")
         assert typed_check.TypedCheck(fine).passed()
+
+
+@needs_s8f
+def test_typed_checks_pause_the_cycle_collector_and_restore_it(tmp_path: Path) -> None:
+    """Checks pause Python's cycle collector while they decode (several at once share the
+    pause) and leave it as they found it: on after checks that pass or fail, off if it was."""
+    import gc
+
+    from s8f_duck import typed_check
+
+    bad = json.loads(S8F_ANSWERS.read_text(encoding="utf-8"))
+    bad["answers"][-1]["labels"] = [7]
+    (tmp_path / "bad.json").write_text(dumps(bad), encoding="utf-8")
+    seen: list[bool] = []
+    decode = typed_check._ANSWERS
+
+    class Watching:
+        def decode(self, data: Any) -> Any:
+            seen.append(gc.isenabled())
+            return decode.decode(data)
+
+    original, typed_check._ANSWERS = typed_check._ANSWERS, Watching()  # type: ignore[assignment]
+    try:
+        assert gc.isenabled()
+        checks = [typed_check.TypedCheck(path) for path in (S8F_ANSWERS, tmp_path / "bad.json", S8F_ANSWERS)]
+        assert [check.passed() for check in checks] == [True, False, True]
+        assert seen and not any(seen) and gc.isenabled()
+        gc.disable()
+        try:
+            assert typed_check.TypedCheck(S8F_ANSWERS).passed() and not gc.isenabled()
+        finally:
+            gc.enable()
+    finally:
+        typed_check._ANSWERS = original
