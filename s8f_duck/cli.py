@@ -865,7 +865,7 @@ def _exit_now(code: object) -> NoReturn:
     if code is not None and not isinstance(code, int):
         print(code, file=sys.stderr)
         code = 1
-    atexit._run_exitfuncs()
+    atexit._run_exitfuncs()  # (CPython's: what its exit runs first; each handler runs once)
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

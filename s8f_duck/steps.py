@@ -401,8 +401,8 @@ def _macro_variable(step: str) -> str:
 
 def macros_created(con: duckdb.DuckDBPyConnection) -> list[str]:
     """The MACRO_STEPS that have run on this connection (or are marked as visible to it)."""
-    flags = con.execute(f"SELECT {', '.join(f'getvariable({_macro_variable(m)!r})' for m in MACRO_STEPS)}").fetchall()[0]
-    return [step for step, flag in zip(MACRO_STEPS, flags) if flag]
+    flags = con.execute(f"SELECT {', '.join(f'getvariable({_macro_variable(m)!r})' for m in MACRO_STEPS)}")
+    return [step for step, flag in zip(MACRO_STEPS, flags.fetchall()[0]) if flag]
 
 
 def mark_macros(con: duckdb.DuckDBPyConnection, created: Sequence[str]) -> None:
