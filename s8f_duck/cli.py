@@ -830,27 +830,6 @@ def _command_name(command: typer.models.CommandInfo) -> str:
     return command.name or typer.main.get_command_name(command.callback.__name__)  # type: ignore[union-attr]
 
 
-def main() -> None:
-    from . import commit, interrupts, scratch
-
-    interrupts.install()  # first: before any other thread starts
-    commit.private_umask()
-    sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a lone surrogate in a cell
-    try:
-        try:
-            scratch.start_run()
-            _app_for(sys.argv[1:])()
-        except Exception as exc:  # outside a command's _run: its arguments, its printing
-            try:
-                _fail(" ".join(sys.argv[1:2]), exc)
-            except typer.Exit as end:
-                sys.exit(end.exit_code)
-    except SystemExit as end:
-        if sys.argv[1:2] and sys.argv[1] in QUICK_EXIT_COMMANDS:
-            _exit_now(end.code)
-        raise
-
-
 # Commands whose every output is written, closed and committed when they return, and that
 # hold no database file open: they end without Python's interpreter teardown, which
 # (mostly unloading DuckDB) costs 30-50 ms, a seventh of a small grade.
@@ -872,6 +851,27 @@ def _exit_now(code: object) -> NoReturn:
         except (OSError, ValueError):  # (a reader that left; a stream already closed)
             pass
     os._exit(code or 0)
+
+
+def main() -> None:
+    from . import commit, interrupts, scratch
+
+    interrupts.install()  # first: before any other thread starts
+    commit.private_umask()
+    sys.stdout.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]  # a lone surrogate in a cell
+    try:
+        try:
+            scratch.start_run()
+            _app_for(sys.argv[1:])()
+        except Exception as exc:  # outside a command's _run: its arguments, its printing
+            try:
+                _fail(" ".join(sys.argv[1:2]), exc)
+            except typer.Exit as end:
+                sys.exit(end.exit_code)
+    except SystemExit as end:
+        if sys.argv[1:2] and sys.argv[1] in QUICK_EXIT_COMMANDS:
+            _exit_now(end.code)
+        raise
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
--- docs/format.md §4: every record takes the split of its component (split_of in macros.sql).
+-- docs/format.md §4: every record takes the split of its component (split_of in macros/corpus.sql).
 CREATE OR REPLACE TABLE splits AS
 SELECT number, component, split_of(component) AS split
 FROM components

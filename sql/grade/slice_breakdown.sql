@@ -34,7 +34,8 @@ SELECT
     coalesce(errors.fn, 0) AS false_negative_facts,
     CASE WHEN coalesce(totals.submitted, 0) > 0
         THEN round((totals.submitted - coalesce(errors.fp, 0)) / totals.submitted, 4) END AS precision,
-    CASE WHEN coalesce(totals.gold, 0) > 0 THEN round((totals.gold - coalesce(errors.fn, 0)) / totals.gold, 4) END AS recall,
+    CASE WHEN coalesce(totals.gold, 0) > 0
+        THEN round((totals.gold - coalesce(errors.fn, 0)) / totals.gold, 4) END AS recall,
     coalesce(record_lists.n, 0) AS records_with_errors,
     coalesce(record_lists.ids, []) AS first_records_with_errors
 FROM totals
