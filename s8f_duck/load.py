@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -225,7 +225,7 @@ def _has_rows(con: duckdb.DuckDBPyConnection, table: str) -> bool:
 
 def _read_split(
     con: duckdb.DuckDBPyConnection, path: Path, kind: str, key: str, items: str, parts: int, then: Sequence[str] = (),
-    items_step: str | None = None, span: tuple[int, int] | None = None,
+    items_step: str | None = None, span: tuple[int, int] | None = None, before_items: Callable[[], None] = lambda: None,
 ) -> bool:
     """`{kind}_document` and the table (or view) of `items` from a document with a large array
     member `key`, read as separate files: the document with that array emptied (checked
@@ -236,7 +236,8 @@ def _read_split(
     putting a valid array in the place of the empty one gives a valid document, and the
     emptied document is valid only if the cut is at the member's own brackets. The steps
     `then` run while the parts exist (a view of `items` reads them). items_step: the step
-    that reads them (by default `{kind}/split/{items}`); span: the member's, when known."""
+    that reads them (by default `{kind}/split/{items}`); span: the member's, when known;
+    before_items: called just before that step."""
     span = span or (array_member_span(path, key) if path.is_file() else None)
     if span is None:
         return False
@@ -251,6 +252,7 @@ def _read_split(
         read = _read(con, emptied, f"{kind}/{kind}_document", f"{kind}/{kind}_decoding")
         if read:
             con.execute("SET VARIABLE input_path = ?", [[str(part) for part in elements]])
+            before_items()
             try:
                 run_steps(con, [items_step or f"{kind}/split/{items}", *then])
             except (duckdb.Error, UnicodeError):
@@ -334,7 +336,8 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
     if not (
         typed.span is not None
         and _read_split(
-            con, path, "bundle", "answers", "bundle_answers", 1, items_step="bundle/typed/bundle_answers", span=typed.span
+            con, path, "bundle", "answers", "bundle_answers", 1, items_step="bundle/typed/bundle_answers",
+            span=typed.span, before_items=typed.start,
         )
         and typed.passed()
     ):

@@ -94,18 +94,24 @@ def _collector_paused() -> Iterator[None]:
 
 
 class TypedCheck:
-    """Check a bundle file on a thread of its own; `passed()` waits for the verdict.
-    `span` is where its answers array lies (None: not freeze's layout, nothing checked)."""
+    """Check a bundle file on a thread of its own, from `start()`; `passed()` waits for the
+    verdict. `span` is where its answers array lies (None: not freeze's layout, nothing
+    checked). The caller starts it just before DuckDB's typed read: the check holds
+    Python's lock for most of its time, and would hold back the statements before that
+    read, which need the lock between them; the read itself runs without it."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.span = array_member_span(path, "answers") if path.is_file() else None
         self._passed = False
         self._thread = threading.Thread(target=self._run, name="s8f-duck-typed-json", daemon=True)
-        if self.span is not None:
+
+    def start(self) -> None:
+        if self.span is not None and self._thread.ident is None:
             self._thread.start()
 
     def passed(self) -> bool:
+        self.start()
         if self.span is not None:
             self._thread.join()
         return self._passed

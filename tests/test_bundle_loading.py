@@ -132,3 +132,28 @@ def test_typed_checks_pause_the_cycle_collector_and_restore_it(tmp_path: Path) -
             gc.enable()
     finally:
         typed_check._ANSWERS = original
+
+
+@needs_s8f
+def test_typed_check_starts_just_before_the_typed_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check holds Python's lock while it decodes, so it starts only when the
+    statements before DuckDB's typed read have run: right before that read, not before."""
+    from s8f_duck import typed_check
+
+    order: list[str] = []
+    real_steps, real_start = load.run_steps, typed_check.TypedCheck.start
+
+    def steps_logged(con: Any, names: Any, *args: Any, **options: Any) -> Any:
+        order.extend(names)
+        return real_steps(con, names, *args, **options)
+
+    def start_logged(self: typed_check.TypedCheck) -> None:
+        order.append("check")
+        real_start(self)
+
+    monkeypatch.setattr(load, "run_steps", steps_logged)
+    monkeypatch.setattr(typed_check.TypedCheck, "start", start_logged)
+    with steps.connect() as con:
+        load.load_bundle(con, S8F_ANSWERS, "", None)
+    at = order.index("check")
+    assert "bundle/bundle_document" in order[:at] and order[at + 1] == "bundle/typed/bundle_answers"
