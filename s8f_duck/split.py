@@ -55,13 +55,13 @@ def copy_range(source: Path, target: Path, start: int, end: int, prefix: bytes =
         dst.write(suffix)
 
 
-def element_cuts(f: BinaryIO | mmap.mmap, start: int, end: int, every: int) -> list[int]:
+def element_cuts(f: BinaryIO | mmap.mmap, start: int, end: int, every: int, nearest: bool = False) -> list[int]:
     """Candidate cuts between the elements of the JSON array at bytes [start, end) of f,
     about `every` bytes apart (each the offset of a ',', see _separator_near)."""
     cuts: list[int] = []
     target = start + every
     while target < end - every // 4:
-        cut = _separator_near(f, target, end)
+        cut = _separator_near(f, target, end, nearest=nearest)
         if cut is not None:
             cuts.append(cut)
             target = cut + every
@@ -74,14 +74,18 @@ PART_MIN_BYTES = 8 * 2**20  # an array smaller than this is read as one part
 SEPARATOR_WINDOW = 1 << 20
 
 
-def _separator_near(f: BinaryIO, position: int, end: int, first_key: bytes | None = None) -> int | None:
+def _separator_near(
+    f: BinaryIO, position: int, end: int, first_key: bytes | None = None, nearest: bool = False
+) -> int | None:
     """The offset of a ',' at or after position (and before end) that stands between a
     '}' and a '{' (whitespace aside): a candidate for where one array element ends.
     Indented JSON puts the array's own elements on lines of the least indentation, so of
     the candidates followed by a new line the least indented is taken (objects inside an
     element, such as labels, are indented more); without new lines, the first. With
     first_key (the JSON-encoded key that every element begins with), only a '{' that
-    begins with it counts (in compact JSON, objects inside an element begin otherwise)."""
+    begins with it counts (in compact JSON, objects inside an element begin otherwise).
+    nearest: the first candidate, however indented (for a reader to whom a cut inside an
+    element costs only time, and whose elements hold no objects: the typed check)."""
     f.seek(position)
     window = f.read(min(SEPARATOR_WINDOW, end - position))
     best: tuple[int, int] | None = None  # (indentation, offset)
@@ -91,6 +95,8 @@ def _separator_near(f: BinaryIO, position: int, end: int, first_key: bytes | Non
         rest = gap.lstrip(b" \t\r\n")
         if rest.startswith(b"{") and (first_key is None or rest[1:].lstrip(b" \t\r\n").startswith(first_key)):
             space = gap[: len(gap) - len(rest)]
+            if nearest:
+                return position + at + 1
             if b"\n" not in space:
                 best = best or (1 << 30, at)
             else:

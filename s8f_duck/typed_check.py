@@ -5,7 +5,9 @@ The checks in SQL (sql/bundle/bundle_answers.sql, bundle_problems.sql) type ever
 as Go would decode it and name the first that Go would refuse; on a document with none,
 they only cost time (most of a small grade's). msgspec decodes the document into the same
 types at C speed, on a thread of its own while DuckDB reads: every answer field a string,
-an integer within int64, a list of them, or null; every key exactly a field's name (Go
+an integer within int64, a list of them (none null: Go reads a null element as the zero
+value, which the typed read would then have to put in every list), or null; every key
+exactly a field's name (Go
 matches keys in any letter case: an unknown key might be one, so it fails this check);
 and, msgspec being strict, the document JSON as Go reads it. When it passes, the typed
 read is what the checked read would give; when it fails, nothing is lost but time: the
@@ -13,7 +15,9 @@ loader reads the document the checked way, which names the problem (or finds non
 
 Only documents laid out as freeze writes them (split.array_member_span) are checked: the
 answers array is decoded in pieces cut between elements, so at most PIECE_BYTES of it and
-its decoded values are in memory at once.
+its decoded values are in memory at once. A cut is the nearest `},` before a `{`, not
+proved to lie between elements: a wrong one can only make the check fail, since when
+`[X]` and `[Y]` both decode as arrays of answers, so does `[X,Y]`.
 """
 
 from __future__ import annotations
@@ -41,10 +45,10 @@ class _Answer(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     id: str | None = None
     split: str | None = None
     state: str | None = None
-    labels: tuple[str | None, ...] | None = None
-    references: tuple[Int64 | None, ...] | None = None
-    duplicate_targets: tuple[Int64 | None, ...] | None = None
-    scope_contradictions: tuple[str | None, ...] | None = None
+    labels: tuple[str, ...] | None = None
+    references: tuple[Int64, ...] | None = None
+    duplicate_targets: tuple[Int64, ...] | None = None
+    scope_contradictions: tuple[str, ...] | None = None
 
 
 class _Aggregates(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -128,7 +132,7 @@ class TypedCheck:
         start, end = self.span
         with open(self.path, "rb", buffering=0) as f:
             with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as data:  # (only near the cuts)
-                bounds = [start, *element_cuts(data, start, end, PIECE_BYTES), end - 1]  # (the brackets)
+                bounds = [start, *element_cuts(data, start, end, PIECE_BYTES, nearest=True), end - 1]
             _DOCUMENT.decode(_read_range(f, 0, start + 1) + b"]" + _read_range(f, end, None))
             # Each piece between brackets of its own, read (not mapped: no file pages left
             # resident) into one buffer: a new one per piece would be fresh memory, which

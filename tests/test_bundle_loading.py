@@ -157,3 +157,22 @@ def test_typed_check_starts_just_before_the_typed_read(monkeypatch: pytest.Monke
         load.load_bundle(con, S8F_ANSWERS, "", None)
     at = order.index("check")
     assert "bundle/bundle_document" in order[:at] and order[at + 1] == "bundle/typed/bundle_answers"
+
+
+def test_a_null_list_element_is_read_the_checked_way_as_the_zero_value(tmp_path: Path) -> None:
+    """Go reads a null list element as the zero value; the typed read leaves that to the
+    checked reading (its check refuses such an element), which gives '' or 0."""
+    from s8f_duck import typed_check
+
+    document = submission()
+    document["answers"][0] |= {"labels": ["bug", None], "references": [None, 2], "duplicate_targets": [None],
+                               "scope_contradictions": [None]}  # fmt: skip
+    path = tmp_path / "submission.json"
+    path.write_text(dumps(document), encoding="utf-8")
+    assert not typed_check.TypedCheck(path).passed()
+    with steps.connect() as con:
+        load.load_bundle(con, path, "", None)
+        first = con.execute(
+            'SELECT labels, "references", duplicate_targets, scope_contradictions FROM answers WHERE pos = 0'
+        ).fetchall()
+    assert first == [(["bug", ""], [0, 2], [0], [""])]
