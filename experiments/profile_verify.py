@@ -45,7 +45,7 @@ def main() -> None:
                 steps.append((self._current, time.perf_counter() - self._step_started, cpu() - self._cpu_started))
             self._current = None
 
-    progress = Timed("verify", enabled=False)
+    progress = Timed("verify")  # (mode off: nothing on stderr)
     progress.step("start")
     profiler = None
     if args.cprofile:

@@ -181,13 +181,18 @@ def memory_limit_mb(con: duckdb.DuckDBPyConnection | None = None) -> int:
 def _connection(
     config: dict[str, str], database: str = ":memory:", read_only: bool = False
 ) -> duckdb.DuckDBPyConnection:
-    """duckdb.connect, with a memory limit DuckDB refuses named as the variable it came from."""
+    """duckdb.connect, with a memory limit DuckDB refuses named as the variable it came from,
+    and without DuckDB's progress bar: it writes to standard output, into a command's
+    results (`grade --format json`), once a query has run two seconds. (A connection's
+    own setting, which its cursors take.)"""
     try:
-        return duckdb.connect(database, read_only=read_only, config=config)
+        con = duckdb.connect(database, read_only=read_only, config=config)
     except (duckdb.InvalidInputException, duckdb.ParserException) as exc:
         if "memory" not in str(exc).lower():
             raise
         raise UnusableInput(f"${MEMORY_LIMIT_ENV}={memory_limit()!r} is not a memory size DuckDB takes: {exc}") from None
+    con.execute("SET enable_progress_bar = false")
+    return con
 
 
 def connect(

@@ -328,3 +328,28 @@ def test_freeze_layout_and_compact_submissions_grade_alike(tmp_path: Path, gold:
         bad["answers"][first].update(wrong)
         indented, compact = both(bad)
         assert indented == compact and indented[0] in (1, 2), wrong
+
+
+PROGRESS_BARS = """
+import sys
+from pathlib import Path
+from s8f_duck import grade, steps
+shown = lambda con: con.execute("SELECT current_setting('enable_progress_bar')").fetchall()[0][0]
+with steps.connect() as con, steps.cursor(con) as second, grade.Grader(Path(sys.argv[1])) as grader:
+    with grader.session() as session, steps.work_database(None, 10**12) as work:
+        print(shown(con), shown(second), shown(con.cursor()), shown(grader.con), shown(session.con), shown(work))
+"""
+
+
+@needs_s8f
+def test_no_connection_shows_duckdbs_progress_bar() -> None:
+    """DuckDB's progress bar writes to standard output once a query has run two seconds:
+    into `grade --format json` at a million records. Every connection has it off: a
+    command's own, the second one for another thread, a grading session's, a freeze's work
+    database. (In a process of its own: under pytest DuckDB leaves it off anyway.)"""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", PROGRESS_BARS, str(S8F_ANSWERS)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["False"] * 6
