@@ -6,8 +6,10 @@
 
 Each row runs the installed `s8f-duck` command as a fresh process several times and
 records the median wall time and the peak resident memory (the child's ru_maxrss) of
-every run. Scaled corpora are made by experiments/scale_up.py into --work (kept between
-runs). Results go to experiments/bench-results.json, experiments/BENCHMARKS.md and
+every run. Each run starts once the files written before it are flushed and the machine
+is idle (`settle`); grade rows begin with GRADE_WARMUP runs that are not counted. Scaled
+corpora are made by experiments/scale_up.py into --work (kept between runs). Results go
+to experiments/bench-results.json, experiments/BENCHMARKS.md and
 experiments/bench-scaling.png, with the machine and the exact commands. At 100,000
 issues, the same issues are also read and frozen in GitHub's REST form (pages, each
 issue followed by a pull request: experiments/rest_dump.py), against a target relative
@@ -100,8 +102,38 @@ FLOOR = (
 FLOOR_RATIO_TARGET = 3.5  # freeze ≤ 3.5× the floor, both measured in the same run
 
 
+# Grade rows start with runs not counted: right after a million-issue freeze (3.3 GiB of
+# memory freed, which the host takes back), three grades of 1,000,000 records in a row took
+# 5.99, 4.88 and 3.97 s (3.5-4.4 s on a machine that had not just frozen).
+GRADE_WARMUP = 2
+
+
+def settle(most_seconds: int = 60) -> None:
+    """Before a run: the previous run's written files flushed (os.sync) and the machine
+    idle, at least nine tenths over one second, or most_seconds gone (the previous run's
+    clean-up is not the next one's time)."""
+    os.sync()
+    for _ in range(most_seconds):
+        before = _cpu_times()
+        time.sleep(1)
+        after = _cpu_times()
+        busy, idle = (a - b for a, b in zip(after, before))
+        if idle >= 0.9 * (busy + idle):
+            return
+
+
+def _cpu_times() -> tuple[int, int]:
+    """(busy, idle) jiffies of all cores since boot (/proc/stat; idle counts I/O wait)."""
+    with open("/proc/stat") as f:
+        fields = [int(v) for v in f.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return sum(fields) - idle, idle
+
+
 def measure(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """Wall seconds and peak RSS bytes of one run, in a fresh wrapper process."""
+    """Wall seconds and peak RSS bytes of one run, in a fresh wrapper process (once the
+    machine has settled)."""
+    settle()
     probe = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
@@ -173,11 +205,13 @@ def machine() -> dict[str, Any]:
 
 
 def run_row(
-    name: str, command: list[str], runs: int, rows: list[dict[str, Any]], only: str = ""
+    name: str, command: list[str], runs: int, rows: list[dict[str, Any]], only: str = "", warmup: int = 0
 ) -> dict[str, Any] | None:
-    """Measure a row (only when its name holds `only`)."""
+    """Measure a row (only when its name holds `only`), after `warmup` runs not counted."""
     if only not in name:
         return None
+    for _ in range(warmup):
+        measure(command)
     samples = [measure(command) for _ in range(runs)]
     seconds = [s for s, _ in samples]
     peak = max(m for _, m in samples)
@@ -234,7 +268,9 @@ def floor_rows(size: int, source: Path, out: Path, runs: int, rows: list[dict[st
 
 
 def _measure_cpu(command: list[str]) -> tuple[float, float, int]:
-    """Wall seconds, CPU seconds (user + sys, every thread) and peak RSS bytes of one run."""
+    """Wall seconds, CPU seconds (user + sys, every thread) and peak RSS bytes of one run
+    (once the machine has settled)."""
+    settle()
     probe = (
         "import resource, subprocess, sys, time\n"
         "t = time.perf_counter()\n"
@@ -283,7 +319,10 @@ def in_process_row(name: str, answers: Path, submission: Path, runs: int, rows: 
     process, the answers read once, IN_PROCESS_GRADES grades; the row's figure is the
     median of the runs' medians)."""
     command = [sys.executable, "-c", IN_PROCESS_GRADE, str(answers), str(submission), str(IN_PROCESS_GRADES)]
-    seconds = [float(subprocess.run(command, capture_output=True, text=True, check=True).stdout) for _ in range(runs)]
+    seconds = []
+    for _ in range(runs):
+        settle()
+        seconds.append(float(subprocess.run(command, capture_output=True, text=True, check=True).stdout))
     target = TARGETS.get(name)
     row = {"name": name, "command": " ".join(command[:2] + ["IN_PROCESS_GRADE"] + command[3:]), "runs": runs,
            "seconds": seconds, "median_seconds": round(statistics.median(seconds), 4), "peak_rss_bytes": 0,
@@ -302,7 +341,7 @@ def grade_rows(size: int, out: Path, s8f: Path, args: argparse.Namespace, rows: 
             return
         answers = s8f / "s8f-github-issues-answers-2026-08-09.json"
         submission = baseline_submission(s8f / "s8f-github-issues-public-2026-08-09.json", out / "submission.json")
-        run_row(names[0], grade_command(answers, submission, out / "grade.json"), runs, rows, args.only)
+        run_row(names[0], grade_command(answers, submission, out / "grade.json"), runs, rows, args.only, GRADE_WARMUP)
         if args.only in names[1]:
             in_process_row(names[1], answers, submission, runs, rows)
         return
@@ -313,7 +352,8 @@ def grade_rows(size: int, out: Path, s8f: Path, args: argparse.Namespace, rows: 
         subprocess.run(freeze_command(scaled(args.s8f / "gh-issues-s8f-2026-08-09.json", size, args.work), out),
                        check=True, stdout=subprocess.DEVNULL)  # fmt: skip
     submission = baseline_submission(out / "public.json", out / "submission.json")
-    run_row(name, grade_command(out / "answers.json", submission, out / "grade.json"), runs, rows, args.only)
+    command = grade_command(out / "answers.json", submission, out / "grade.json")
+    run_row(name, command, runs, rows, args.only, GRADE_WARMUP)
 
 
 def markdown(results: dict[str, Any]) -> str:

@@ -7,11 +7,11 @@ they only cost time (most of a small grade's). msgspec decodes the document into
 types at C speed, on a thread of its own while DuckDB reads: every answer field a string,
 an integer within int64, a list of them (none null: Go reads a null element as the zero
 value, which the typed read would then have to put in every list), or null; every key
-exactly a field's name (Go
-matches keys in any letter case: an unknown key might be one, so it fails this check);
-and, msgspec being strict, the document JSON as Go reads it. When it passes, the typed
-read is what the checked read would give; when it fails, nothing is lost but time: the
-loader reads the document the checked way, which names the problem (or finds none).
+exactly a field's name (Go matches keys in any letter case: an unknown key might be one,
+so it fails this check); and, msgspec being strict, the document JSON as Go reads it.
+When it passes, the typed read is what the checked read would give; when it fails,
+nothing is lost but time: the loader reads the document the checked way, which names the
+problem (or finds none).
 
 Only documents laid out as freeze writes them (split.array_member_span) are checked: the
 answers array is decoded in pieces cut between elements, so at most PIECE_BYTES of it and
