@@ -176,3 +176,28 @@ def test_a_null_list_element_is_read_the_checked_way_as_the_zero_value(tmp_path:
             'SELECT labels, "references", duplicate_targets, scope_contradictions FROM answers WHERE pos = 0'
         ).fetchall()
     assert first == [(["bug", ""], [0, 2], [0], [""])]
+
+
+@needs_s8f
+def test_a_cut_inside_a_string_only_fails_the_typed_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check cuts at the nearest `},` before a `{`, which may lie inside a string: that
+    piece then fails to decode, the check fails, and the checked reading loads the bundle."""
+    from s8f_duck import split, typed_check
+
+    gold = json.loads(S8F_ANSWERS.read_text(encoding="utf-8"))
+    for answer in gold["answers"]:
+        answer["labels"] = ["},{", *answer["labels"]]
+    path = tmp_path / "answers.json"
+    path.write_bytes(dumps(gold).encode())
+    monkeypatch.setattr(typed_check, "PIECE_BYTES", 2048)
+    data = path.read_bytes()
+    start, end = split.array_member_span(path, "answers")
+    with open(path, "rb") as f:
+        cuts = split.element_cuts(f, start, end, 2048, nearest=True)
+    assert any(data[cut + 1 : cut + 3] == b'{"' for cut in cuts)  # (a cut inside the label)
+    assert not typed_check.TypedCheck(path).passed()
+    with steps.connect() as con:
+        load.load_bundle(con, path, "", None)
+        loaded = {name: con.execute(f"SELECT * FROM {name} ORDER BY ALL").fetchall() for name in TABLES}
+    _, whole = bundle_tables(path, "whole", monkeypatch)
+    assert loaded == whole and len(loaded["answers"]) == 1000

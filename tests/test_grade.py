@@ -342,14 +342,16 @@ with steps.connect() as con, steps.cursor(con) as second, grade.Grader(Path(sys.
 
 
 @needs_s8f
-def test_no_connection_shows_duckdbs_progress_bar() -> None:
+def test_no_connection_shows_duckdbs_progress_bar(tmp_path: Path) -> None:
     """DuckDB's progress bar writes to standard output once a query has run two seconds:
     into `grade --format json` at a million records. Every connection has it off: a
     command's own, the second one for another thread, a grading session's, a freeze's work
     database. (In a process of its own: under pytest DuckDB leaves it off anyway.)"""
+    import os
     import subprocess
     import sys
 
-    result = subprocess.run([sys.executable, "-c", PROGRESS_BARS, str(S8F_ANSWERS)], capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", PROGRESS_BARS, str(S8F_ANSWERS)], capture_output=True, text=True,
+                            env={**os.environ, "TMPDIR": str(tmp_path)})  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["False"] * 6
