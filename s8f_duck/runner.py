@@ -358,10 +358,9 @@ def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
     if not runs_db.is_file():
         raise UnusableInput(f"{runs_db}: no such runs database")
     try:
-        con = duckdb.connect(str(runs_db), read_only=True)
+        con = connect(str(runs_db), read_only=True)
     except duckdb.Error as exc:
         raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
-    con.execute("SET enable_progress_bar = false")  # (steps._connection says why)
     with con:
         if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'runs'").fetchall()[0][0]:
             raise UnusableInput(f"{runs_db}: no run is recorded in this database")
