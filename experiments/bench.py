@@ -59,7 +59,7 @@ ORIGINAL = {
 IN_PROCESS_GRADE = (
     "import statistics, sys, time\n"
     "from pathlib import Path\n"
-    "from s8f_duck.grade import Grader\n"
+    "from s8f_duck.grading.grade import Grader\n"
     "answers, submission, n = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])\n"
     "with Grader(answers) as grader:\n"
     "    grader.grade(submission)  # a first grade: what a service pays once\n"
@@ -80,7 +80,8 @@ RELATIVE_TARGETS = {  # the issue's targets relative to another row: (that row, 
 READ = (
     "import sys\n"
     "from pathlib import Path\n"
-    "from s8f_duck import input_forms, steps\n"
+    "from s8f_duck.pipeline import steps\n"
+    "from s8f_duck.reading import input_forms\n"
     "with input_forms.opened(Path(sys.argv[1])) as dump, steps.work_database(None, dump.issue_bytes) as con:\n"
     "    with steps.loading_into_file(con):\n"
     "        input_forms.load(con, dump, 50)\n"

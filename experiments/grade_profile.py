@@ -4,13 +4,13 @@ diff queries (sql/grade/*.sql), writing the grade. CPU (user+sys, all threads) a
     .venv/bin/python experiments/grade_profile.py ANSWERS SUBMISSION [--runs 5]
 
 Phases, each the median of --runs:
-- interpreter+imports: a fresh `python -c "import s8f_duck.cli, s8f_duck.grade"`, as the
+- interpreter+imports: a fresh `python -c "import s8f_duck.cli.main, s8f_duck.grading.grade"`, as the
   command pays it (user+sys of the child);
 - JSON reading: both documents into DuckDB tables, strict JSON checks included (for the
   in-process Grader: the answer bundle once, then the submission per grade);
 - diff queries: the steps of steps.GRADE_STEPS;
 - writing the grade: the report read from the tables, encoded (gojson.dumps) and written.
-Then the whole command as a fresh process (wall, user+sys) and, when s8f_duck.grade has a
+Then the whole command as a fresh process (wall, user+sys) and, when s8f_duck.grading.grade has a
 Grader, the per-grade time inside a long-running process (what `s8f-duck serve` pays).
 Run it with PYTHONPATH pointing at another checkout to profile that one.
 """
@@ -54,8 +54,9 @@ def median_pair(samples: list[tuple[float, float]]) -> tuple[float, float]:
 
 def phases(answers: Path, submission: Path) -> dict[str, tuple[float, float]]:
     """One grade, phase by phase, on a fresh connection."""
-    from s8f_duck import grade, steps
-    from s8f_duck.gojson import dumps
+    from s8f_duck.grading import grade
+    from s8f_duck.pipeline import steps
+    from s8f_duck.reading.gojson import dumps
 
     out: dict[str, tuple[float, float]] = {}
     if hasattr(grade, "Grader"):  # the answers read once, then the submission
@@ -105,7 +106,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--in-process", type=int, default=30, help="grades for the in-process median")
     args = parser.parse_args()
-    env_python = [sys.executable, "-c", "import s8f_duck.cli, s8f_duck.grade"]
+    env_python = [sys.executable, "-c", "import s8f_duck.cli.main, s8f_duck.grading.grade"]
     bare = median_pair([child_cpu([sys.executable, "-c", "pass"]) for _ in range(args.runs)])
     imports = median_pair([child_cpu(env_python) for _ in range(args.runs)])
     print(f"load average {os.getloadavg()[0]:.2f}; medians of {args.runs}; wall / CPU (user+sys) in ms")
@@ -119,10 +120,10 @@ def main() -> None:
         command = [str(CLI), "grade", "--answers", str(args.answers), "--submission", str(args.submission),
                    "--output", str(Path(scratch) / "grade.json")]  # fmt: skip
         if os.environ.get("PYTHONPATH"):
-            command = [sys.executable, "-c", "from s8f_duck.cli import main; main()", *command[1:]]
+            command = [sys.executable, "-c", "from s8f_duck.cli.main import main; main()", *command[1:]]
         whole = median_pair([child_cpu(command) for _ in range(args.runs)])
     print(f"{'whole command (fresh process)':<40}{whole[0] * 1000:8.1f}{whole[1] * 1000:8.1f}")
-    from s8f_duck import grade
+    from s8f_duck.grading import grade
 
     if hasattr(grade, "Grader"):
         g = grade.Grader(args.answers)

@@ -1,5 +1,5 @@
 """When each part of one grade runs, thread by thread: every DuckDB statement that takes
-longer than a threshold and each typed JSON check (s8f_duck/typed_check.py), with its
+longer than a threshold and each typed JSON check (s8f_duck/reading/typed_check.py), with its
 start (seconds since the grade began) and its duration. Shows what waits for what: two
 loads and two checks share two cores and Python's lock.
 
@@ -18,7 +18,9 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck import grade, steps, typed_check
+from s8f_duck.grading import grade
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import typed_check
 
 EVENTS: list[tuple[float, float, str, str]] = []  # (start, seconds, thread, what)
 START = time.perf_counter()

@@ -44,7 +44,10 @@ def _timed(what: str, call: Callable[[], Any]) -> Any:
 def instrument() -> None:
     """Time every step that run_steps runs (a RUN_BESIDE group as one entry besides its
     steps) and the parts of verify around the SQL."""
-    from s8f_duck import artifacts, freeze, grade, load, steps, verify
+    from s8f_duck.corpus import artifacts, freeze, verify
+    from s8f_duck.grading import grade
+    from s8f_duck.pipeline import steps
+    from s8f_duck.reading import load
 
     run_steps = steps.run_steps
 
@@ -81,7 +84,7 @@ def main() -> None:
     parser.add_argument("--cprofile", type=Path)
     args = parser.parse_args()
     wall0, cpu0 = time.perf_counter(), cpu()
-    from s8f_duck import verify
+    from s8f_duck.corpus import verify
 
     imported = (time.perf_counter() - wall0, cpu() - cpu0)
     instrument()
@@ -96,7 +99,7 @@ def main() -> None:
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(args.cprofile)
-    print(f"import s8f_duck.verify {imported[0]:.2f} s wall, {imported[1]:.2f} s CPU")
+    print(f"import s8f_duck.corpus.verify {imported[0]:.2f} s wall, {imported[1]:.2f} s CPU")
     print(f"verify {time.perf_counter() - wall1:.2f} s wall, {cpu() - cpu1:.2f} s CPU (all threads): "
           f"{'verified' if not result.problems else result.problems[:3]}")  # fmt: skip
     for began, took, thread, what in sorted(EVENTS):

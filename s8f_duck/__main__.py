@@ -1,5 +1,5 @@
 """`python -m s8f_duck`: the same command line as `s8f-duck`."""
 
-from .cli import main
+from s8f_duck.cli.main import main
 
 main()

@@ -50,7 +50,7 @@ def make(checkout: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def sandbox_or_skip() -> None:
-    from s8f_duck import sandbox
+    from s8f_duck.runs import sandbox
 
     try:
         sandbox.check_available()

@@ -111,7 +111,7 @@ def leaderboard_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
     submissions (name -> path), names (the run names in the order they ran)."""
     if not S8F_PUBLIC.is_file():
         pytest.skip(f"the real S8f corpus is not at {S8F} (../shared is absent)")
-    from s8f_duck import sandbox
+    from s8f_duck.runs import sandbox
 
     try:
         sandbox.check_available()

@@ -41,7 +41,9 @@ def main() -> None:
     del args
     import os
 
-    from s8f_duck import artifacts, commit, steps
+    from s8f_duck.corpus import artifacts
+    from s8f_duck.pipeline import steps
+    from s8f_duck.safety import commit
 
     if os.environ.get("S8F_TEST_WORK_FILE"):
         steps.SMALL_INPUT_BYTES, steps.FILE_SHARE = 0, 2**40
@@ -75,7 +77,7 @@ def main() -> None:
 
         artifacts.write_public = stopping_public
     elif fault[0] == "bug":
-        from s8f_duck import input_forms
+        from s8f_duck.reading import input_forms
 
         def broken(*_: Any) -> None:
             raise TypeError("an injected bug")
@@ -94,7 +96,7 @@ def main() -> None:
             return bind(path, corpus_sha256)
 
         artifacts.bind_answers = stopping
-    from s8f_duck.cli import main as cli_main
+    from s8f_duck.cli.main import main as cli_main
 
     cli_main()
 

@@ -149,8 +149,8 @@ def test_failed_leak_check_exits_1_and_writes_nothing(tmp_path: Path, changes: d
 def test_answers_digest_found_in_the_public_bytes_fails_the_freeze(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The digest cannot be planted for real (it hashes a bundle bound to the public
     # digest), so the scan is made to find it: the leak check must then fail.
-    from s8f_duck import artifacts, freeze
-    from s8f_duck.errors import Verdict
+    from s8f_duck.corpus import artifacts, freeze
+    from s8f_duck.safety.errors import Verdict
 
     real = artifacts.file_contains
     monkeypatch.setattr(artifacts, "file_contains", lambda path, needles: dict.fromkeys(real(path, needles), True))

@@ -13,8 +13,9 @@ from typing import Any
 import pytest
 from conftest import S8F_ANSWERS, needs_s8f
 
-from s8f_duck import load, steps
-from s8f_duck.gojson import dumps
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import load
+from s8f_duck.reading.gojson import dumps
 
 TABLES = ("answers", "state_counts", "label_counts", "newest_issue_ids", "most_recently_updated_issue_ids")
 READINGS = ("typed", "split", "whole")
@@ -81,7 +82,7 @@ def test_typed_check_in_small_pieces_reads_every_piece(tmp_path: Path, monkeypat
     one reused buffer between brackets of its own): in pieces of 2 KB, the S8f bundle
     still passes and loads what the checked reading loads, and a value of the wrong type
     in the last piece, or in the first, is found."""
-    from s8f_duck import typed_check
+    from s8f_duck.reading import typed_check
 
     monkeypatch.setattr(typed_check, "PIECE_BYTES", 2048)
     assert typed_check.TypedCheck(S8F_ANSWERS).passed()
@@ -106,7 +107,7 @@ def test_typed_checks_pause_the_cycle_collector_and_restore_it(tmp_path: Path) -
     pause) and leave it as they found it: on after checks that pass or fail, off if it was."""
     import gc
 
-    from s8f_duck import typed_check
+    from s8f_duck.reading import typed_check
 
     bad = json.loads(S8F_ANSWERS.read_text(encoding="utf-8"))
     bad["answers"][-1]["labels"] = [7]
@@ -138,7 +139,7 @@ def test_typed_checks_pause_the_cycle_collector_and_restore_it(tmp_path: Path) -
 def test_typed_check_starts_just_before_the_typed_read(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check holds Python's lock while it decodes, so it starts only when the
     statements before DuckDB's typed read have run: right before that read, not before."""
-    from s8f_duck import typed_check
+    from s8f_duck.reading import typed_check
 
     order: list[str] = []
     real_steps, real_start = load.run_steps, typed_check.TypedCheck.start
@@ -162,7 +163,7 @@ def test_typed_check_starts_just_before_the_typed_read(monkeypatch: pytest.Monke
 def test_a_null_list_element_is_read_the_checked_way_as_the_zero_value(tmp_path: Path) -> None:
     """Go reads a null list element as the zero value; the typed read leaves that to the
     checked reading (its check refuses such an element), which gives '' or 0."""
-    from s8f_duck import typed_check
+    from s8f_duck.reading import typed_check
 
     document = submission()
     document["answers"][0] |= {"labels": ["bug", None], "references": [None, 2], "duplicate_targets": [None],
@@ -182,7 +183,7 @@ def test_a_null_list_element_is_read_the_checked_way_as_the_zero_value(tmp_path:
 def test_a_cut_inside_a_string_only_fails_the_typed_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The check cuts at the nearest `},` before a `{`, which may lie inside a string: that
     piece then fails to decode, the check fails, and the checked reading loads the bundle."""
-    from s8f_duck import split, typed_check
+    from s8f_duck.reading import split, typed_check
 
     gold = json.loads(S8F_ANSWERS.read_text(encoding="utf-8"))
     for answer in gold["answers"]:

@@ -19,7 +19,7 @@ import pytest
 import typer
 from processes import DEMO, cli, environment, freeze_args, frozen_demo
 
-from s8f_duck.cli import app
+from s8f_duck.cli.main import app
 
 COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
 FREEZE_STEPS = [
@@ -86,10 +86,10 @@ def test_enumerated_options_show_their_choices(command: str, option: str, choice
 
 
 def test_the_input_formats_offered_are_the_loaders(tmp_path: Path) -> None:
-    from s8f_duck import cli as cli_module
-    from s8f_duck import input_forms
+    from s8f_duck.cli import app as cli_app
+    from s8f_duck.reading import input_forms
 
-    assert tuple(f.value for f in cli_module.InputFormat) == input_forms.INPUT_FORMATS
+    assert tuple(f.value for f in cli_app.InputFormat) == input_forms.INPUT_FORMATS
 
 
 def test_a_choice_not_offered_is_a_usage_error(corpus: Path, tmp_path: Path) -> None:
@@ -312,7 +312,7 @@ def test_memory_limit_takes_what_duckdb_takes(limit: str, shown: str | None, cor
 
 
 def test_memory_limit_in_bytes_is_duckdbs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from s8f_duck import steps
+    from s8f_duck.pipeline import steps
 
     for limit, expected in [("3G", 3 * 10**9), ("3GB", 3 * 10**9), ("3GiB", 3 * 2**30), ("512MiB", 2**29)]:
         monkeypatch.setenv("S8F_DUCK_MEMORY_LIMIT", limit)
@@ -383,7 +383,7 @@ def test_the_command_that_runs_is_built_alone_and_behaves_the_same(name: str) ->
     whole application."""
     from typer.testing import CliRunner
 
-    from s8f_duck.cli import _app_for
+    from s8f_duck.cli.main import _app_for
 
     alone = _app_for([name, "-h"])
     assert alone is not app and len(alone.registered_commands) == 1
@@ -399,7 +399,7 @@ def test_commands_ending_without_teardown_still_clean_up_flush_and_give_the_verd
     (cli.QUICK_EXIT_COMMANDS): their exit handlers still remove the run's work directory
     and DuckDB's spill directories from $TMPDIR, stdout is flushed to its last byte, and
     the exit status is the command's."""
-    from s8f_duck.cli import QUICK_EXIT_COMMANDS
+    from s8f_duck.cli.main import QUICK_EXIT_COMMANDS
 
     assert {"freeze", "verify", "baseline", "grade"} <= QUICK_EXIT_COMMANDS
     tmpdir, out = tmp_path / "tmp", tmp_path / "out"

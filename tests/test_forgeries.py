@@ -28,7 +28,7 @@ from conftest import (
     run_cli,
 )
 
-from s8f_duck.gojson import dumps
+from s8f_duck.reading.gojson import dumps
 
 DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
 NAMES = ("public", "answers", "report")
@@ -364,7 +364,7 @@ def test_expect_sha256_must_be_a_digest(demo: Triple, tmp_path: Path, digest: st
     ],
 )
 def test_differences_tell_json_types_and_key_order_apart(given: Any, derived: Any, message: str) -> None:
-    from s8f_duck.verify import differences
+    from s8f_duck.corpus.verify import differences
 
     (found,) = differences(given, derived, "x")
     assert found.startswith(message)
@@ -381,7 +381,7 @@ def test_differences_tell_json_types_and_key_order_apart(given: Any, derived: An
     ],
 )  # fmt: skip
 def test_first_difference_names_the_line(given: bytes, derived: bytes, message: str) -> None:
-    from s8f_duck.verify import first_difference
+    from s8f_duck.corpus.verify import first_difference
 
     assert first_difference("x", given, derived).startswith(message)
 

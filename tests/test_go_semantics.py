@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from conftest import CLI, answer, freeze_dump, issue, record, run_cli, write_json
 
 

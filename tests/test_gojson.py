@@ -1,4 +1,4 @@
-"""s8f_duck.gojson: JSON read and written as Go's encoding/json does (docs/format.md §1, §6)."""
+"""s8f_duck.reading.gojson: JSON read and written as Go's encoding/json does (docs/format.md §1, §6)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from s8f_duck.gojson import JSONInputError, dumps, encode_string, loads
+from s8f_duck.reading.gojson import JSONInputError, dumps, encode_string, loads
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from s8f_duck import gosort
-from s8f_duck.gosort import first_places
+from s8f_duck.pipeline import gosort
+from s8f_duck.pipeline.gosort import first_places
 
 
 def go_order(keys: list[int]) -> list[int]:

@@ -268,8 +268,8 @@ def test_a_grade_in_process_equals_the_command(tmp_path: Path, gold: dict[str, A
     once on threads) gives the bytes `s8f-duck grade` writes, submission by submission."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from s8f_duck.gojson import dumps
-    from s8f_duck.grade import Grader
+    from s8f_duck.grading.grade import Grader
+    from s8f_duck.reading.gojson import dumps
 
     exact = as_submission(gold)
     wrong = as_submission(gold)
@@ -333,7 +333,8 @@ def test_freeze_layout_and_compact_submissions_grade_alike(tmp_path: Path, gold:
 PROGRESS_BARS = """
 import sys
 from pathlib import Path
-from s8f_duck import grade, steps
+from s8f_duck.grading import grade
+from s8f_duck.pipeline import steps
 shown = lambda con: con.execute("SELECT current_setting('enable_progress_bar')").fetchall()[0][0]
 with steps.connect() as con, steps.cursor(con) as second, grade.Grader(Path(sys.argv[1])) as grader:
     with grader.session() as session, steps.work_database(None, 10**12) as work:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from s8f_duck import hashing
+from s8f_duck.pipeline import hashing
 
 TEXTS = ["", "a", "é ſ İ \u2028 \x00 \U0001f600", "x" * 5000, "<b>&amp;</b>\n\t\"q\""]
 

@@ -28,8 +28,9 @@ from conftest import (
     run_cli,
 )  # fmt: skip
 
-from s8f_duck import input_forms, load, rest_batches, rest_dumps, split, steps
-from s8f_duck.errors import UnusableInput
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import input_forms, load, rest_batches, rest_dumps, split
+from s8f_duck.safety.errors import UnusableInput
 
 
 def _rest_dump_module() -> Any:
@@ -412,7 +413,7 @@ def test_a_gzip_dumps_decompressed_copy_is_removed_when_freeze_returns(
 ) -> None:
     import tempfile
 
-    from s8f_duck import freeze
+    from s8f_duck.corpus import freeze
 
     scratch = tmp_path / "scratch"
     scratch.mkdir()

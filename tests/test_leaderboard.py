@@ -18,8 +18,9 @@ import sqlglot
 from conftest import FLIPPED_LABEL, HOSTILE_NAME, S8F_ANSWERS, run_cli
 from sqlglot import exp
 
-from s8f_duck import leaderboard as leaderboard_module
-from s8f_duck import runner, steps
+from s8f_duck.board import leaderboard as leaderboard_module
+from s8f_duck.pipeline import steps
+from s8f_duck.runs import runner
 
 SLICES = ("state", "labels", "references", "duplicate_targets", "scope_contradictions")
 PREFIXES = {

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from s8f_duck import steps
-from s8f_duck.literals import required_literal
+from s8f_duck.pipeline import steps
+from s8f_duck.pipeline.literals import required_literal
 
 
 @pytest.mark.parametrize(

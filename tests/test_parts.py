@@ -14,9 +14,10 @@ from conftest import issue
 from test_bad_input import BAD, dump
 from test_public_loading import RECORD, corpus
 
-from s8f_duck import load, split, steps
-from s8f_duck.errors import UnusableInput
-from s8f_duck.gojson import dumps
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import load, split
+from s8f_duck.reading.gojson import dumps
+from s8f_duck.safety.errors import UnusableInput
 
 
 @pytest.fixture()

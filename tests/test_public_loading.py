@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from conftest import REPO, S8F_PUBLIC, needs_s8f, run_cli
 
-from s8f_duck import load, steps
-from s8f_duck.gojson import dumps
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import load
+from s8f_duck.reading.gojson import dumps
 
 RECORD = {"id": "issue-7", "split": "test", "number": 7, "title": "t", "body": "", "created_at": "2026-01-01T00:00:00Z",
           "updated_at": "2026-01-01T00:00:00Z", "url": "u", "state": "OPEN", "labels": None, "closed_at": None,

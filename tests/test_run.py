@@ -18,7 +18,6 @@ from typing import Any
 
 import duckdb
 import pytest
-
 from conftest import CLI, REPO, S8F_ANSWERS, S8F_PUBLIC, needs_s8f, run_cli
 
 HOSTILE = Path(__file__).parent / "candidates" / "hostile.py"

@@ -8,7 +8,8 @@ import pytest
 import sqlglot
 from sqlglot import exp
 
-from s8f_duck import load, rest_dumps, steps
+from s8f_duck.pipeline import steps
+from s8f_duck.reading import load, rest_dumps
 
 ALL_STEPS = sorted(
     {

@@ -1,5 +1,5 @@
 """The SQL JSON writer (go_json in sql/macros/writing.sql) against Go's escaping rules (docs/format.md §6),
-as implemented independently by s8f_duck.gojson.encode_string."""
+as implemented independently by s8f_duck.reading.gojson.encode_string."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import random
 import duckdb
 import pytest
 
-from s8f_duck.gojson import encode_string
-from s8f_duck.steps import run_steps
+from s8f_duck.pipeline.steps import run_steps
+from s8f_duck.reading.gojson import encode_string
 
 CON = duckdb.connect()
 run_steps(CON, ["macros"])

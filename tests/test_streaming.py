@@ -14,7 +14,8 @@ import duckdb
 import pytest
 from conftest import REPO, run_cli
 
-from s8f_duck import artifacts, steps
+from s8f_duck.corpus import artifacts
+from s8f_duck.pipeline import steps
 
 DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
 
@@ -80,7 +81,8 @@ def test_public_batch_follows_the_memory_limit(con: duckdb.DuckDBPyConnection, m
 
 def test_scratch_is_removed_when_freeze_returns(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the dump's parts and the work database file are deleted in the background
-    from s8f_duck import freeze, split
+    from s8f_duck.corpus import freeze
+    from s8f_duck.reading import split
 
     monkeypatch.setattr(split, "PART_MIN_BYTES", 0)
     monkeypatch.setattr(steps, "FILE_SHARE", 2**40)
@@ -165,7 +167,7 @@ def test_every_work_database_writes_the_same_bytes(
     file_share: int,
 ) -> None:
     # the fixture's freeze (with --db) worked in the database file it keeps
-    from s8f_duck import freeze
+    from s8f_duck.corpus import freeze
 
     monkeypatch.setattr(steps, "SMALL_INPUT_BYTES", small_bytes)
     monkeypatch.setattr(steps, "ONE_THREAD_BYTES", one_thread_bytes)
@@ -208,7 +210,7 @@ def test_a_kept_database_file_holds_every_table(demo_db: tuple[Path, Path]) -> N
 
 @pytest.mark.parametrize("input_bytes", [None, steps.SMALL_INPUT_BYTES], ids=["temporary file", "in memory"])
 def test_leaving_a_temporary_work_file(input_bytes: int | None) -> None:
-    from s8f_duck import scratch
+    from s8f_duck.safety import scratch
 
     with steps.work_database(None, input_bytes) as con:
         (path,) = con.execute("SELECT path FROM duckdb_databases() WHERE database_name = 'corpus'").fetchall()[0]

@@ -8,10 +8,10 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import freeze_dump, issue, run_cli, write_json
-from s8f_duck import strictness
-from s8f_duck.gojson import JSONInputError, loads, syntax_problem
+
+from s8f_duck.reading import strictness
+from s8f_duck.reading.gojson import JSONInputError, loads, syntax_problem
 
 
 def one_line_refusal(result, *needles: str) -> None:  # type: ignore[no-untyped-def]

@@ -9,7 +9,7 @@ from typing import NamedTuple
 import duckdb
 import pytest
 
-from s8f_duck.steps import run_steps
+from s8f_duck.pipeline.steps import run_steps
 
 _CON = duckdb.connect()
 run_steps(_CON, ["macros"])

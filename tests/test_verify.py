@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_RAW, S8F_REPORT, needs_s8f, run_cli
 
-from s8f_duck.gojson import dumps
+from s8f_duck.reading.gojson import dumps
 
 pytestmark = needs_s8f
 Docs = dict[str, dict[str, Any]]

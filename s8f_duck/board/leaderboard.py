@@ -1,0 +1,181 @@
+"""`s8f-duck leaderboard`: the recorded runs side by side, every slice with its uncertainty.
+
+The statistics are sql/leaderboard/*.sql (steps.LEADERBOARD_STEPS), run on an in-memory
+connection that attaches the runs database read-only; this module checks the request,
+and fetches the tables as one JSON-ready document, which leaderboard_text renders as a
+terminal table, JSON or CSV and leaderboard_page as one HTML page.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from s8f_duck.pipeline.steps import LEADERBOARD_STEPS, connect, rows, run_steps
+from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.paths import run_root
+
+SCHEMA = "s8f-duck-leaderboard/1"
+RUN_FILES = ("stdout.txt", "stderr.txt", "submission.json")
+_LOCK_WAIT_SECONDS = 30
+
+
+@dataclass(frozen=True)
+class Request:
+    runs_db: Path
+    resamples: int = 2000
+    seed: int = 0
+    min_label_facts: int = 5
+    compare: tuple[str, str] | None = None
+
+
+def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
+    """Attach the runs database read-only, waiting a while for a runner that is writing it."""
+    if not runs_db.is_file():
+        raise UnusableInput(f"{runs_db}: no such runs database")
+    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
+    while True:
+        try:
+            con.execute("ATTACH ? AS runs (READ_ONLY)", [str(runs_db)])
+            break
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower():
+                raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+            if time.monotonic() > deadline:
+                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
+            time.sleep(0.2)
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    tables = {
+        name
+        for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'runs'").fetchall()
+    }
+    missing = [t for t in ("runs", "run_records", "run_facts", "run_aggregates", "run_requests") if t not in tables]
+    if "runs" in missing:
+        raise UnusableInput(f"{runs_db}: no run is recorded in this database")
+    if missing:
+        raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
+
+
+def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
+    """The run a --compare argument names: a run id, or a name given to exactly one run."""
+    cursor = con.execute(
+        "SELECT * FROM leaderboard_runs WHERE run_id = $1 OR (name = $1 AND NOT EXISTS "
+        "(SELECT 1 FROM leaderboard_runs WHERE run_id = $1)) ORDER BY run_index",
+        [wanted],
+    )
+    names = [d[0] for d in cursor.description]
+    found = [dict(zip(names, row)) for row in cursor.fetchall()]
+    if not found:
+        raise UnusableInput(f"--compare {wanted!r}: no run with that id or name in {runs_db}")
+    if len(found) > 1:
+        ids = ", ".join(r["run_id"] for r in found)
+        raise UnusableInput(f"--compare {wanted!r}: {len(found)} runs have that name ({ids}); give a run id")
+    run = found[0]
+    if not run["graded"]:
+        why = f"run {run['run_id']} was not graded ({run['outcome']})"
+        raise UnusableInput(f"--compare {wanted!r}: {why}: nothing to compare")
+    return run
+
+
+def compute(request: Request) -> dict[str, Any]:
+    """Every number of the leaderboard, as one JSON-ready document."""
+    if request.resamples < 1:
+        raise UnusableInput(f"--resamples {request.resamples}: need at least one resample")
+    if request.min_label_facts < 1:
+        raise UnusableInput(f"--min-label-facts {request.min_label_facts}: need at least 1")
+    if not -(2**63) <= request.seed < 2**63:
+        raise UnusableInput(f"--seed {request.seed}: must fit in 64 bits")
+    con = connect()
+    try:
+        con.execute("SET TimeZone = 'UTC'")
+        _attach(con, request.runs_db)
+        try:
+            run_steps(con, LEADERBOARD_STEPS[:1])
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{request.runs_db}: not a runs database of `s8f-duck run`: {exc}") from None
+        pair = None
+        if request.compare:
+            pair = [_resolve(con, request.runs_db, wanted) for wanted in request.compare]
+            if pair[0]["group_id"] != pair[1]["group_id"]:
+                a, b = (f"{r['run_id']} ({r['split']} split of corpus {r['public_sha256'][:12]})" for r in pair)
+                raise UnusableInput(
+                    f"--compare: {a} and {b} were not graded on the same corpus and split; "
+                    "a paired comparison needs the same records"
+                )
+            con.execute("SET VARIABLE leaderboard_run_a = ?", [pair[0]["run_id"]])
+            con.execute("SET VARIABLE leaderboard_run_b = ?", [pair[1]["run_id"]])
+        for name, value in (
+            ("resamples", request.resamples), ("seed", request.seed), ("min_label_facts", request.min_label_facts)
+        ):  # fmt: skip
+            con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
+        try:
+            run_steps(con, LEADERBOARD_STEPS[1:])
+        except duckdb.Error as exc:  # e.g. out of memory for very many resamples
+            raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
+        return _document(con, request, pair)
+    finally:
+        con.close()
+
+
+def _document(con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[str, Any]] | None) -> dict[str, Any]:
+    root = run_root(request.runs_db)
+    runs = rows(
+        con,
+        "SELECT rank, run_index, run_id, name, command, started_utc AS started_at, split, group_id, outcome, "
+        "message, limit_hit, exit_status, quality_pass, graded_records, exact_records, false_positive_facts, "
+        "false_negative_facts, aggregate_errors, citation_errors, aggregates_graded, wall_seconds, cpu_seconds, "
+        "peak_memory_bytes, requests, prompt_tokens, completion_tokens, total_tokens, all_precision, all_recall, "
+        "all_f1, all_f1_low, all_f1_high FROM leaderboard ORDER BY rank",
+    )
+    for run in runs:  # what `s8f-duck run` kept of it, where it still is
+        files = {name.split(".")[0]: root / run["run_id"] / name for name in RUN_FILES}
+        run["files"] = {kind: str(path) if path.is_file() else None for kind, path in files.items()}
+    groups = rows(
+        con,
+        "SELECT group_id, any_value(public_sha256) AS public_sha256, any_value(answers_sha256) AS answers_sha256, "
+        "any_value(split) AS split, "
+        "(SELECT any_value(records) FROM graded_records AS g WHERE g.group_id = r.group_id) AS records, "
+        "coalesce((SELECT list({'label': label, 'gold_records': gold_records} ORDER BY gold_records DESC, label) "
+        "FROM frequent_labels AS f WHERE f.group_id = r.group_id), []) AS labels "
+        "FROM leaderboard_runs AS r GROUP BY group_id ORDER BY group_id",
+    )
+    scores = rows(
+        con,
+        "SELECT run_id, scope, key, gold_facts, submitted_facts, true_positives, false_positives, false_negatives, "
+        '"precision", precision_low, precision_high, recall, recall_low, recall_high, f1, f1_low, f1_high, '
+        "resamples FROM score_intervals JOIN leaderboard USING (run_id) ORDER BY rank, score",
+    )
+    aggregates = rows(
+        con,
+        "SELECT a.run_id, a.aggregate, a.exact, a.differences FROM runs.run_aggregates AS a "
+        "JOIN leaderboard USING (run_id) ORDER BY rank, CASE a.aggregate WHEN 'state_counts' THEN 1 "
+        "WHEN 'label_counts' THEN 2 WHEN 'newest_issue_ids' THEN 3 ELSE 4 END",
+    )
+    comparison = None
+    if pair:
+        comparison = {
+            "run_a": pair[0]["run_id"], "name_a": pair[0]["name"],
+            "run_b": pair[1]["run_id"], "name_b": pair[1]["name"],
+            "differences": rows(
+                con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples "
+                "FROM paired_differences ORDER BY score",
+            ),
+        }  # fmt: skip
+    return {
+        "schema": SCHEMA,
+        "runs_database": str(request.runs_db),
+        "confidence": 0.95,
+        "resamples": request.resamples,
+        "seed": request.seed,
+        "min_label_facts": request.min_label_facts,
+        "groups": groups,
+        "runs": runs,
+        "scores": scores,
+        "aggregates": aggregates,
+        "comparison": comparison,
+    }

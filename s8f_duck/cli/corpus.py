@@ -1,0 +1,287 @@
+"""The corpus commands: `freeze`, `verify`, `baseline`, `explore` and `sql`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from s8f_duck.cli.app import (
+    INPUT_FORMAT_HELP,
+    STDOUT,
+    InputFormat,
+    Quiet,
+    TableFormat,
+    Verbose,
+    copy_to_stdout,
+    guarded,
+    say,
+)  # fmt: skip
+from s8f_duck.safety.progress import Progress
+
+
+def freeze(
+    raw: Annotated[
+        Path,
+        typer.Argument(
+            metavar="RAW",
+            help="The issue dump: the JSON array `gh issue list --json ...` prints, or GitHub's REST issue objects "
+            "(`gh api --paginate 'repos/OWNER/REPO/issues?state=all&per_page=100'`) as an array, pages or JSON "
+            "Lines; either may be gzip-compressed."
+        ),
+    ],
+    public: Annotated[Path, typer.Option(help="Where to write the public corpus (what candidates see).")],
+    answers: Annotated[Path, typer.Option(help="Where to write the answer bundle (grader only).")],
+    report: Annotated[Path, typer.Option(help="Where to write the report (counts, leak checks, oracle grade).")],
+    source: Annotated[str, typer.Option(help="Free text naming where the records came from.")],
+    db: Annotated[
+        Path | None, typer.Option(help="Also keep the DuckDB database with every table, for SQL exploration.")
+    ] = None,
+    parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
+    redactions: Annotated[
+        Path | None,
+        typer.Option(help="JSON array of RE2 patterns to redact, in order (default: the committed map, which "
+                          "covers S8f's own three patterns: it is no general PII scrubber)."),  # fmt: skip
+    ] = None,
+    min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
+    input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Freeze a dump into public corpus, answers and report.
+
+    Every derived table is computed in SQL by DuckDB, in a fixed order (docs/format.md
+    describes what each artifact holds). The outputs appear only when every step
+    and leak check succeeded; a failure leaves any existing file at the output paths
+    untouched. Missing directories of the outputs are created. Prints the headline figures
+    and the two digests.
+
+    \b
+    Exit status:
+      0  frozen
+      1  a leak check failed (nothing written)
+      2  unusable input, option or environment (the message names it)
+    """
+    from s8f_duck.corpus import freeze as freezing
+
+    progress = Progress.for_options("freeze", quiet=quiet, verbose=verbose)
+    result = guarded(
+        "freeze",
+        lambda: freezing.freeze(
+            raw,
+            public,
+            answers,
+            report,
+            source,
+            db_path=db,
+            parquet_path=parquet,
+            redactions_path=redactions or freezing.DEFAULT_REDACTIONS,
+            min_records=min_records,
+            progress=progress,
+            input_format=input_format.value,
+        ),
+    )
+    progress.done()
+    say(quiet, freezing.summary(result))
+
+
+def verify(
+    public: Annotated[Path, typer.Option(help="The public corpus.")],
+    answers: Annotated[Path, typer.Option(help="The answer bundle.")],
+    report: Annotated[Path, typer.Option(help="The report.")],
+    raw: Annotated[
+        Path | None, typer.Option(help="Also re-freeze this raw dump and require byte-identical artifacts.")
+    ] = None,
+    redactions: Annotated[
+        Path | None,
+        typer.Option(help="The redaction map the public text must hold no match of, also used for --raw "
+                          "(default: the committed map)."),  # fmt: skip
+    ] = None,
+    expect_sha256: Annotated[
+        str | None,
+        typer.Option("--expect-sha256", metavar="DIGEST",
+                     help="Require the public corpus to have this published SHA-256 digest (the only anchor "
+                          "for its source string)."),  # fmt: skip
+    ] = None,
+    input_format: Annotated[InputFormat, typer.Option(help="For --raw: " + INPUT_FORMAT_HELP)] = InputFormat.auto,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Verify a frozen triple re-derives byte for byte.
+
+    Checks the digest binding, the counts and the report's verdicts, then re-derives the
+    public corpus, answer bundle and report from the public corpus with freeze's own SQL and
+    requires each to equal its file byte for byte (key order, number forms and JSON types
+    included). The public text must hold no match of the redaction map. The report's
+    scrubbed_matches counts matches in the raw text, so without --raw only its type and
+    range are checked.
+
+    \b
+    Exit status:
+      0  verified
+      1  a difference (the first ones are named)
+      2  an unusable file or option
+    """
+    from s8f_duck.corpus.freeze import DEFAULT_REDACTIONS
+    from s8f_duck.corpus.verify import Verification, verdict
+    from s8f_duck.corpus.verify import verify as verifying
+    from s8f_duck.safety import arguments
+
+    progress = Progress.for_options("verify", quiet=quiet, verbose=verbose)
+
+    def run() -> Verification:
+        inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions}
+        arguments.check(inputs)
+        return verifying(
+            public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
+            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value,
+        )  # fmt: skip
+
+    result = guarded("verify", run)
+    progress.done()
+    guarded("verify", lambda: verdict(result.problems))
+    anchor = "the expected one" if expect_sha256 else "compare it with the published one or pin it: --expect-sha256"
+    lines = [
+        "verified: digests bind, counts match, and every artifact re-derives from the public corpus",
+        f"public corpus sha256 {result.corpus_sha256} ({anchor})",
+    ]
+    if raw is None:
+        lines.append(
+            f"report.scrubbed_matches ({result.scrubbed_matches}) is checked for its type and range only: "
+            "it counts matches in the raw text (give --raw to re-derive it)"
+        )
+    say(quiet, "\n".join(lines))
+
+
+def baseline(
+    public: Annotated[Path, typer.Option(help="The public corpus: the only input the baseline receives.")],
+    output: Annotated[
+        Path,
+        typer.Option(help="Where to write the submission (fak-microcontext-submission/1); - for standard output."),
+    ],
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Write the SQL baseline's submission.
+
+    The exact SQL baseline candidate answers every question with freeze's own SQL over DuckDB and takes no answer bundle:
+    grade its output with `s8f-duck grade`.
+
+    \b
+    Exit status:
+      0  the submission is written
+      2  an unusable input or output
+    """
+    import tempfile
+
+    from s8f_duck.corpus.baseline import baseline as run_baseline
+
+    progress = Progress.for_options("baseline", quiet=quiet, verbose=verbose)
+
+    def go() -> int:
+        if output != STDOUT:
+            return run_baseline(public, output, progress)
+        with tempfile.TemporaryDirectory(prefix="s8f-duck-baseline-") as directory:  # in this run's private one
+            written = Path(directory) / "submission.json"
+            count = run_baseline(public, written, progress)
+            progress.done()
+            copy_to_stdout(written)
+            return count
+
+    count = guarded("baseline", go)
+    progress.done()
+    say(quiet, f"wrote {count} answers to {'standard output' if output == STDOUT else output}", to_stderr=output == STDOUT)
+
+
+def explore(
+    db: Annotated[Path, typer.Option(help="Where to write the DuckDB database.")],
+    public_argument: Annotated[
+        Path | None, typer.Argument(metavar="[PUBLIC]", help="The public corpus, as --public gives it.", hidden=True)
+    ] = None,
+    public: Annotated[Path | None, typer.Option(help="The public corpus file.")] = None,
+    parquet: Annotated[Path | None, typer.Option(help="Also write the public records as a Parquet file.")] = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Build a DuckDB database from a public corpus.
+
+    The database has the same tables as `freeze --db`, for people who only have the public
+    file; query it with `s8f-duck sql --db`. (The public corpus may also be given without
+    --public, as the first argument.)
+
+    \b
+    Exit status:
+      0  the database is written
+      2  an unusable input or output
+    """
+    from s8f_duck.corpus.explore import explore as run_explore
+
+    given = _one_public(public_argument, public)
+    progress = Progress.for_options("explore", quiet=quiet, verbose=verbose)
+    guarded("explore", lambda: run_explore(given, db, parquet, progress))
+    progress.done()
+    say(quiet, f"wrote {db}; query it with: s8f-duck sql --db {db} \"SELECT * FROM issues LIMIT 5\"")
+
+
+def _one_public(positional: Path | None, option: Path | None) -> Path:
+    """The public corpus of `explore`: --public, or the older positional spelling."""
+    if positional is not None and option is not None and positional != option:
+        raise typer.BadParameter("give the public corpus once: --public PATH", param_hint="--public")
+    given = option or positional
+    if given is None:
+        raise typer.BadParameter("the public corpus is required", param_hint="--public")
+    return given
+
+
+def sql(
+    query: Annotated[
+        str | None,
+        typer.Argument(metavar="[QUERY]", help="SQL to run (several statements: each result is printed); without it, an interactive "
+                            "shell."),  # fmt: skip
+    ] = None,
+    db: Annotated[Path | None, typer.Option(help="A database written by `freeze --db` or `explore` (read-only).")] = None,
+    public: Annotated[Path | None, typer.Option(help="Or a public corpus, loaded into memory first.")] = None,
+    format: Annotated[
+        TableFormat,
+        typer.Option("--format", help="table: DuckDB's box table (long results elided); csv, json: every row, as "
+                                      "DuckDB's COPY writes them (json: an array of objects)."),  # fmt: skip
+    ] = TableFormat.table,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Run SQL over the corpus tables (read-only).
+
+    Tables: issues, labels, reference_edges, duplicate_edges, contradiction_cues,
+    components, splits, answers, state_counts, label_counts, newest_issue_ids,
+    most_recently_updated_issue_ids (see docs/querying.md). A query can read no file and
+    write none.
+
+    Without a query: the `duckdb` shell when one on PATH can read the database (read-only,
+    in safe mode), else a prompt of its own (statements end with ';'; .tables, .schema,
+    .mode, .help; on a terminal, line editing and history).
+
+    \b
+    Exit status:
+      0  the query ran (in the shell: until its end)
+      2  an unusable database or corpus, or a query that failed
+    """
+    from s8f_duck.corpus import explore as exploring
+
+    progress = Progress.for_options("sql", quiet=quiet, verbose=verbose)
+    guarded("sql", lambda: exploring.check_corpus(db, public))
+    note = ""
+    if query is None and db is not None:
+        from s8f_duck.corpus import prompt
+
+        cli, note = guarded("sql", lambda: prompt.duckdb_shell(db))
+        if cli is not None:
+            prompt.exec_duckdb(cli, db)
+    con = guarded("sql", lambda: exploring.open_corpus(db, public, progress))
+    progress.done()
+    if query is None:
+        from s8f_duck.corpus import prompt
+
+        prompt.run_prompt(con, format.value, note)
+        return
+    guarded("sql", lambda: exploring.run_sql(con, query, format.value))

@@ -1,0 +1,105 @@
+"""`s8f-duck run` (a candidate in the sandbox, graded and recorded) and `s8f-duck runs`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from s8f_duck.cli.app import Quiet, Split, TableFormat, Verbose, guarded
+from s8f_duck.safety.progress import Progress
+
+
+def run(
+    command: Annotated[
+        list[str], typer.Argument(metavar="COMMAND...", help="The candidate command and its arguments, after --.")
+    ],
+    public: Annotated[Path, typer.Option(help="The public corpus: the only corpus file the candidate sees.")],
+    answers: Annotated[Path, typer.Option(help="The answer bundle: read by the grader here, never mounted.")],
+    runs: Annotated[Path, typer.Option(help="The runs database (created when missing); run files go beside it.")],
+    name: Annotated[str, typer.Option(help="A name for the candidate, shown on the leaderboard.")],
+    split: Annotated[
+        Split, typer.Option(help="The records graded: test (held out), or tune / train for tuning with full feedback.")
+    ] = Split.test,
+    candidate_dir: Annotated[
+        Path | None, typer.Option(help="The candidate's files, mounted read-only at /candidate (its working directory).")
+    ] = None,
+    time_limit: Annotated[float, typer.Option(help="Wall-clock seconds before the sandbox is killed.")] = 3600,
+    memory_limit: Annotated[str, typer.Option(help="Memory of all the candidate's processes together.")] = "4GB",
+    process_limit: Annotated[int, typer.Option(help="Processes (and threads) the candidate may have at once.")] = 256,
+    file_limit: Annotated[str, typer.Option(help="Size of any one file the candidate writes.")] = "1GiB",
+    output_limit: Annotated[str, typer.Option(help="Captured stdout, and stderr, each; past it the run ends.")] = "16MiB",
+    allow_endpoint: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=URL: an HTTP(S) endpoint the candidate may call at $S8F_ENDPOINT_NAME, "
+                          "through a proxy that records every request (repeatable)."),
+    ] = None,  # fmt: skip
+    env: Annotated[list[str] | None, typer.Option(help="Pass this environment variable by name (repeatable).")] = None,
+    ro: Annotated[
+        list[Path] | None, typer.Option(help="Mount this path read-only at its own path, e.g. a virtual environment.")
+    ] = None,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Run a candidate in a sandbox, grade and record it.
+
+    The bubblewrap sandbox holds only the public corpus (/corpus/public.json), an empty /out
+    for /out/submission.json, an empty /tmp and the mounts asked for, with no network but
+    the allowed endpoints. The submission is graded here, and the run (cost, outcome, grade,
+    every slice) recorded in the runs database. See docs/runs.md. With -q the summary is
+    printed only when the run did not pass.
+
+    \b
+    Exit status:
+      0  recorded, and the quality floor passed
+      1  recorded, and the candidate failed, hit a limit, wrote nothing usable or missed
+         the quality floor
+      2  unusable input, or no sandbox can be made here (nothing is run then)
+    """
+    from s8f_duck.runs import runner
+    from s8f_duck.runs.limits import Limits
+
+    def go() -> runner.RunResult:
+        limits = Limits(
+            wall_seconds=time_limit,
+            memory_bytes=runner.parse_size(memory_limit, "--memory-limit"),
+            processes=process_limit,
+            file_bytes=runner.parse_size(file_limit, "--file-limit"),
+            output_bytes=runner.parse_size(output_limit, "--output-limit"),
+        )
+        endpoints = dict(runner.parse_endpoint(text) for text in allow_endpoint or [])
+        request = runner.RunRequest(
+            public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
+            candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
+        )  # fmt: skip
+        return runner.run(request, progress)
+
+    progress = Progress.for_options("run", quiet=quiet, verbose=verbose)
+    result = guarded("run", go)
+    progress.done()
+    if not quiet or result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
+        print(runner.summary(result))
+    if result.outcome != "graded" or not (result.grade or {}).get("quality_pass"):
+        raise typer.Exit(1)
+
+
+def list_runs(
+    runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
+    format: Annotated[TableFormat, typer.Option("--format", help="How to print the runs.")] = TableFormat.table,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """List the recorded runs, newest first.
+
+    Each with its outcome, grade and cost.
+
+    \b
+    Exit status:
+      0  listed
+      2  the database cannot be read
+    """
+    from s8f_duck.runs import runner
+
+    names, data = guarded("runs", lambda: runner.list_runs(runs))
+    print(runner.format_rows(names, data, format.value))

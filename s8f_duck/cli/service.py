@@ -1,0 +1,146 @@
+"""The grading service's commands: `serve`, `team` and `submit`."""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from s8f_duck.cli.app import Quiet, Split, Verbose, guarded
+from s8f_duck.safety.errors import UnusableInput
+
+if TYPE_CHECKING:  # imported where serve listens: not paid by every command
+    import socket
+
+
+def serve(
+    answers: Annotated[Path, typer.Option(help="The answer bundle: read by this process only.")],
+    public: Annotated[Path, typer.Option(help="The public corpus the bundle is bound to (served at GET /corpus).")],
+    db: Annotated[Path, typer.Option(help="The service database: every submission is stored here first.")],
+    teams: Annotated[Path, typer.Option(help="TEAMS.json: [{\"team\": NAME, \"token_sha256\": HEX}] (see `s8f-duck team`).")],
+    host: Annotated[str, typer.Option(help="Address to listen on; other than loopback only when asked.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+    daily_limit: Annotated[int, typer.Option(help="Submissions per team per UTC day; past it, 429.")] = 5,
+    release_after: Annotated[
+        str | None, typer.Option(help="RFC 3339 time after which GET /answers returns the bundle (else 403).")
+    ] = None,
+    ladder_step: Annotated[float, typer.Option(help="The Ladder's step for held-out scores (a share of records).")] = 0.01,
+    max_bytes: Annotated[str, typer.Option(help="Largest submission accepted; larger is 413.")] = "64MiB",
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Serve the answers behind a grading service.
+
+    Teams POST submissions with a bearer token and get the Ladder's held-out score (no
+    per-record detail) or, for the tune and train splits, the full grade; every submission
+    is stored in the service database before the answer. Starlette on uvicorn. See
+    docs/service.md. With -q the address it listens on is not printed.
+
+    \b
+    Exit status:
+      0  stopped (Ctrl-C)
+      2  an input is unusable or the port is taken
+    """
+    import uvicorn
+
+    from s8f_duck.runs import runner
+    from s8f_duck.safety import paths
+    from s8f_duck.service import server as service
+    from s8f_duck.service.teams import load_teams
+
+    def start() -> service.Service:
+        released = None
+        if release_after is not None:
+            try:
+                released = datetime.fromisoformat(release_after.replace("Z", "+00:00"))
+            except ValueError:
+                raise UnusableInput(f"--release-after {release_after!r}: not an RFC 3339 time") from None
+            if released.tzinfo is None:
+                raise UnusableInput(f"--release-after {release_after!r}: give the offset (Z for UTC)")
+        paths.make_parent(db, "--db")
+        config = service.ServiceConfig(
+            answers=answers, public=public, db=db, teams=load_teams(teams), daily_limit=daily_limit,
+            release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
+        )  # fmt: skip
+        return service.Service(config)
+
+    def listen() -> socket.socket:
+        import socket
+
+        try:
+            return socket.create_server((host, port))
+        except OSError as exc:
+            raise UnusableInput(f"--host {host} --port {port}: cannot listen: {exc.strerror or exc}") from None
+
+    state = guarded("serve", start)
+    try:
+        listener = guarded("serve", listen)
+        if not quiet:
+            print(f"s8f-duck serve: http://{host}:{listener.getsockname()[1]}/ (corpus {state.public_sha256[:12]}…, "
+                  f"store {db})", file=sys.stderr, flush=True)  # fmt: skip
+        server = uvicorn.Server(uvicorn.Config(service.create_app(state), log_level="warning", access_log=False))
+        server.run(sockets=[listener])
+    finally:
+        state.close()
+
+
+def team(
+    teams: Annotated[Path, typer.Option(help="The teams file of `s8f-duck serve` (created when missing).")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new team's name.")],
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Add a team and print its new bearer token.
+
+    The token is printed once (also with -q: it is what the command is for); the file keeps
+    only its SHA-256.
+
+    \b
+    Exit status:
+      0  added
+      2  the file is unusable or the team exists
+    """
+    from s8f_duck.safety.paths import make_parent
+    from s8f_duck.service.teams import add_team
+
+    def go() -> str:
+        make_parent(teams, "--teams")
+        return add_team(teams, name)
+
+    token = guarded("team", go)
+    print(token)
+
+
+def submit(
+    submission: Annotated[
+        Path, typer.Argument(metavar="SUBMISSION", help="The submission file (fak-microcontext-submission/1).")
+    ],
+    url: Annotated[str, typer.Option(help="The grading service, e.g. http://127.0.0.1:8765.")],
+    token_file: Annotated[Path, typer.Option(help="A file holding the team's bearer token.")],
+    split: Annotated[Split, typer.Option(help="test: the held-out score; tune / train: the full grade.")] = Split.test,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Send a submission to a grading service.
+
+    Prints the service's answer (JSON).
+
+    \b
+    Exit status:
+      0  graded
+      1  the service refused it (the message says why: 400 unusable, 401 token, 413 size,
+         429 daily limit)
+      2  it cannot be sent
+    """
+    from s8f_duck.service import client
+
+    answer = guarded("submit", lambda: client.send(submission, url, token_file, split.value))
+    print(answer.text)
+    if answer.status_code != 201:
+        retry = answer.headers.get("retry-after")
+        print(f"s8f-duck submit: the service answered {answer.status_code}" + (f"; retry after {retry} s" if retry else ""),
+              file=sys.stderr)  # fmt: skip
+        raise typer.Exit(1)

@@ -1,0 +1,260 @@
+"""`s8f-duck freeze`: raw gh JSON -> public corpus, answer bundle, report (docs/format.md §1-§6).
+
+The raw dump may also be in GitHub's REST form, or gzip-compressed (input_forms.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from s8f_duck.corpus import artifacts
+from s8f_duck.grading import grade
+from s8f_duck.pipeline.literals import required_literal
+from s8f_duck.pipeline.steps import (
+    BESIDE_PUBLIC_STEPS,
+    FREEZE_STEPS,
+    LEAK_CHECK_STEPS,
+    create_table,
+    cursor,
+    leave_work_file,
+    loading_into_file,
+    rows,
+    run_steps,
+    work_database,
+)
+from s8f_duck.reading import input_forms
+from s8f_duck.reading.gojson import dumps
+from s8f_duck.reading.load import read_json_file
+from s8f_duck.safety import arguments
+from s8f_duck.safety.errors import UnusableInput, Verdict
+from s8f_duck.safety.progress import Progress
+from s8f_duck.safety.scratch import wait_for_removals
+
+DEFAULT_REDACTIONS = Path(__file__).resolve().parents[1] / "data" / "redactions.json"
+
+
+@dataclass
+class FreezeResult:
+    corpus_sha256: str
+    answers_sha256: str
+    report: dict[str, Any]
+    scrub_hits: dict[int, int]  # number -> matches of the redaction map in its text (verify: must be none)
+    rest_container: str | None = None  # the REST form's (array, pages, lines); None for gh's array
+    pull_requests_dropped: int = 0
+
+
+def load_redactions(path: Path) -> list[str]:
+    """The redaction map: a JSON array of RE2 patterns, applied in order (docs/format.md §2)."""
+    patterns = read_json_file(path)
+    if not isinstance(patterns, list) or not all(isinstance(p, str) and p for p in patterns):
+        raise UnusableInput(f"{path}: expected a JSON array of non-empty pattern strings")
+    return patterns
+
+
+def create_redactions(con: duckdb.DuckDBPyConnection, path: Path, patterns: list[str]) -> None:
+    """Table `redactions` (rule, pattern, literal), each pattern checked by RE2 as the scrub
+    uses it; literal is text every match contains, or NULL (literals.required_literal)."""
+    rules = [(rule, pattern, required_literal(pattern)) for rule, pattern in enumerate(patterns, start=1)]
+    create_table(con, "redactions", {"rule": "BIGINT", "pattern": "VARCHAR", "literal": "VARCHAR"}, rules)
+    try:
+        con.execute("SELECT count(*) FROM redactions WHERE regexp_matches('', '(?i)' || pattern)")
+    except duckdb.Error:  # name the first pattern RE2 refuses
+        for rule, pattern in enumerate(patterns, start=1):
+            try:
+                con.execute("SELECT regexp_matches('', ?)", ["(?i)" + pattern])
+            except duckdb.Error as exc:
+                raise UnusableInput(f"{path}: pattern {rule} {pattern!r} is not a valid RE2 pattern: {exc}") from None
+        raise
+
+
+def freeze(
+    raw_path: Path,
+    public_path: Path,
+    answers_path: Path,
+    report_path: Path,
+    source: str,
+    *,
+    db_path: Path | None = None,
+    parquet_path: Path | None = None,
+    redactions_path: Path = DEFAULT_REDACTIONS,
+    min_records: int = 50,
+    progress: Progress | None = None,
+    input_format: str = "auto",
+) -> FreezeResult:
+    """Freeze a dump; nothing appears at any output path unless every step succeeded.
+    input_format: auto (told from the content), gh or rest (input_forms.py)."""
+    arguments.check(
+        {"RAW": raw_path, "--redactions": redactions_path},
+        {"--public": public_path, "--answers": answers_path, "--report": report_path, "--db": db_path,
+         "--parquet": parquet_path},
+    )  # fmt: skip
+    redactions = load_redactions(redactions_path)
+    dropped: list[int] = []
+
+    try:
+        with input_forms.opened(raw_path, input_format) as dump:
+
+            def load(con: duckdb.DuckDBPyConnection) -> str:
+                create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
+                dropped.append(input_forms.load(con, dump, max(min_records, 1)))  # no records: refused as too few
+                return source
+
+            result = freeze_tables(
+                load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
+                progress=progress, input_bytes=dump.issue_bytes,
+            )  # fmt: skip
+    except LeakCheckFailed as exc:
+        raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
+    finally:
+        wait_for_removals()  # a gzip dump's decompressed copy, removed once `opened` ends
+    result.rest_container = dump.container if dump.form == "rest" else None
+    result.pull_requests_dropped = dropped[0]
+    return result
+
+
+def _beside_public(con: duckdb.DuckDBPyConnection, answers_path: Path) -> dict[str, Any]:
+    """What needs no public corpus digest, run while the public corpus is written: the
+    answer bundle's and the report's tables, the bundle (with UNBOUND_SHA256 as its corpus
+    digest, bound later) and its grade as its own candidate. The grade reads the bundle's
+    corpus digest only to compare it with the candidate's, the same file's."""
+    with con:
+        run_steps(con, BESIDE_PUBLIC_STEPS)
+        artifacts.write_answers(con, answers_path, artifacts.UNBOUND_SHA256)
+        with grade.separate_schema(con, "oracle"):  # in the same memory budget as the rest
+            oracle = grade.core_report(grade.grade_database(answers_path, answers_path, con))
+    return oracle
+
+
+class PublicDiffers(Exception):
+    """The re-derived public corpus is not the given one (freeze_tables' same_public_as)."""
+
+
+class LeakCheckFailed(Verdict):
+    def __init__(self, failed: list[str]) -> None:
+        super().__init__(f"leak checks failed: {', '.join(failed)}")
+        self.failed = failed
+
+
+def freeze_tables(
+    load: Callable[[duckdb.DuckDBPyConnection], str],
+    public_path: Path,
+    answers_path: Path,
+    report_path: Path,
+    *,
+    db_path: Path | None = None,
+    parquet_path: Path | None = None,
+    progress: Progress | None = None,
+    input_bytes: int | None = None,
+    same_public_as: Path | None = None,
+) -> FreezeResult:
+    """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
+    `redactions`; it returns the corpus source) and write the artifacts
+    (all or nothing). input_bytes, the input's size, lets an input that fits be
+    frozen in memory (steps.work_database). With same_public_as, the public corpus is
+    compared with that file instead of being written (public_path is left empty), and
+    PublicDiffers is raised unless they are the same bytes."""
+    progress = progress or Progress("freeze")
+    outputs = artifacts.Outputs([public_path, answers_path, report_path, parquet_path], private=[answers_path, db_path])
+    try:
+        temp_public, temp_answers, temp_report = (outputs.temp_for(p) for p in (public_path, answers_path, report_path))
+        with work_database(_temp_database(outputs, db_path), input_bytes) as con:
+            progress.step("read the dump")
+            with loading_into_file(con):
+                source = load(con)
+            progress.step("derive the splits, facts and answers")
+            run_steps(con, FREEZE_STEPS)
+            if parquet_path is not None:
+                progress.step("write the Parquet file")
+                artifacts.write_parquet(con, outputs.temp_for(parquet_path))
+            progress.step("write the public corpus and the answer bundle")
+            public = _write_public_and_answers(con, source, temp_public, temp_answers, input_bytes, same_public_as)
+            leave_work_file(con, ["content_checks", "report_counts"])  # what LEAK_CHECK_STEPS and the report read
+            progress.step("check for leaks")
+            answers_sha256 = artifacts.bind_answers(temp_answers, public.corpus_sha256)
+            public.oracle["corpus_sha256"] = public.corpus_sha256  # the grade's only use of the bundle's header
+            _check_leaks(con, same_public_as or temp_public, answers_sha256, public)
+            report = artifacts.report_document(con, public.corpus_sha256, answers_sha256, public.oracle)
+            artifacts.write_text(temp_report, dumps(report))
+        outputs.commit()  # while the work database is removed (scratch.remove_later)
+    finally:
+        outputs.discard()
+        wait_for_removals()
+    return FreezeResult(public.corpus_sha256, answers_sha256, report, public.scrub_hits)
+
+
+def _temp_database(outputs: artifacts.Outputs, db_path: Path | None) -> Path | None:
+    """Where the kept database (--db) is built until the commit; None: a work database."""
+    if db_path is None:
+        return None
+    temp_db = outputs.temp_for(db_path)
+    temp_db.unlink()  # DuckDB creates the file itself
+    return temp_db
+
+
+@dataclass
+class _Written:
+    """What writing the public corpus found, for the leak checks and the report."""
+
+    corpus_sha256: str
+    fields_found: dict[str, bool]  # each answer field's name: whether the public bytes hold it
+    oracle: dict[str, Any]  # the answer bundle's grade as its own candidate
+    scrub_hits: dict[int, int]  # record number -> the scrub's matches in it
+
+
+def _write_public_and_answers(
+    con: duckdb.DuckDBPyConnection,
+    source: str,
+    temp_public: Path,
+    temp_answers: Path,
+    input_bytes: int | None,
+    same_public_as: Path | None,
+) -> _Written:
+    """The public corpus written (or compared with same_public_as) while a second
+    connection writes the answer bundle and grades it (_beside_public)."""
+    hits = "SELECT number, scrub_matches FROM scrub_passes WHERE scrub_matches > 0 ORDER BY number"
+    scrub_hits = dict(con.execute(hits).fetchall())
+    with ThreadPoolExecutor(1) as pool:  # DuckDB releases the GIL: the two share both cores
+        beside = pool.submit(_beside_public, cursor(con), temp_answers)
+        writer = artifacts.ComparingWriter(same_public_as) if same_public_as else artifacts.HashingWriter(temp_public)
+        corpus_sha256, fields_found = artifacts.write_public(con, writer, source, input_bytes)
+        oracle = beside.result()
+    if isinstance(writer, artifacts.ComparingWriter) and not writer.same:
+        raise PublicDiffers
+    return _Written(corpus_sha256, fields_found, oracle, scrub_hits)
+
+
+def _check_leaks(con: duckdb.DuckDBPyConnection, public_bytes: Path, answers_sha256: str, public: _Written) -> None:
+    """The leak checks (sql/freeze/leak_checks.sql) over the content checks, the oracle's
+    grade and a scan of the public bytes for the bundle's digest and its fields."""
+    digest_found = artifacts.file_contains(public_bytes, [answers_sha256])[answers_sha256]
+    create_table(con, "oracle_grade", grade.CORE_TYPES, [tuple(public.oracle.values())])
+    scan = [("answers_sha256", answers_sha256, digest_found)]
+    scan += [("answer_field", needle, hit) for needle, hit in public.fields_found.items()]
+    create_table(con, "public_scan", {"kind": "VARCHAR", "needle": "VARCHAR", "found": "BOOLEAN"}, scan)
+    run_steps(con, LEAK_CHECK_STEPS)
+    failed = [name for name, ok in rows(con, "SELECT * FROM leak_checks")[0].items() if not ok]
+    if failed:
+        raise LeakCheckFailed(failed)
+
+
+def summary(result: FreezeResult) -> str:
+    """One line per headline figure, for the terminal."""
+    r = result.report
+    return "\n".join(
+        [
+            f"records {r['records']}: train {r['train_records']} / tune {r['tune_records']} / test {r['test_records']}",
+            f"open {r['open_records']} / closed {r['closed_records']}; reference edges {r['reference_edges']}, "
+            f"duplicate edges {r['duplicate_edges']}, contradiction cues {r['scope_contradictions']}",
+            f"scrubbed records {r['scrubbed_records']}, matches {r['scrubbed_matches']}",
+            *([f"input: GitHub REST issue objects ({result.rest_container}); "
+               f"pull requests dropped {result.pull_requests_dropped}"] if result.rest_container else []),
+            f"public  sha256 {result.corpus_sha256}",
+            f"answers sha256 {result.answers_sha256}",
+            "leak checks: all true",
+        ]
+    )

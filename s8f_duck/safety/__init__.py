@@ -1,0 +1,8 @@
+"""The ground every command stands on: one-line failures and exit statuses (errors.py,
+failures.py), path arguments checked (paths.py, arguments.py), outputs committed all at once
+(commit.py, writers.py), private scratch directories (scratch.py), signals (interrupts.py),
+the progress line that failures and signals clear (progress.py), the memory limit
+(memory.py).
+
+May import: nothing of the package (the bottom layer).
+"""

@@ -1,0 +1,295 @@
+"""`s8f-duck serve`: held-out answers behind a grading service (a Starlette application
+served by uvicorn). Submissions come in, scores go out, the answers never do.
+
+The answer bundle is read by this process only. A test-split submission is answered with
+the Ladder's score alone (sql/service/submissions.sql): no per-record or per-fact detail,
+so resubmitting cannot mine the answers. A tune or train submission gets the full grade.
+Every submission is stored in the service database before the answer is sent.
+docs/service.md describes the routes, the teams file and what teams see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import html
+import json
+import os
+import re
+import shutil
+import tempfile
+import threading
+import uuid
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import anyio
+import duckdb
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from s8f_duck.grading import grade as grading
+from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.safety.errors import UnusableInput
+
+SUBMISSION_ID = re.compile(r"^[0-9a-f]{32}$")
+PENDING_TYPES = {
+    "id": "VARCHAR", "team": "VARCHAR", "received_at": "TIMESTAMPTZ", "split": "VARCHAR", "sha256": "VARCHAR",
+    "bytes": "BIGINT", "status": "VARCHAR", "message": "VARCHAR", "score": "DOUBLE", "grade_json": "VARCHAR",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    answers: Path
+    public: Path
+    db: Path
+    teams: dict[str, str]  # token SHA-256 (hex) -> team
+    daily_limit: int = 5
+    release_after: datetime | None = None
+    ladder_step: float = 0.01
+    max_bytes: int = 64 * 2**20
+
+
+class Service:
+    """The state behind the routes: the answers' bytes, the store, the teams."""
+
+    def __init__(self, config: ServiceConfig) -> None:
+        self.config = config
+        self.public_bytes = config.public.read_bytes()
+        self.public_sha256 = hashlib.sha256(self.public_bytes).hexdigest()
+        # The bundle is read once, whole and bound to this corpus before anything is served;
+        # each submission then pays only for its own reading and the diff queries.
+        self.grader = grading.Grader(config.answers)
+        if self.grader.corpus_sha256 != self.public_sha256:
+            self.grader.close()
+            raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
+        self.answers_bytes = config.answers.read_bytes()
+        self.store = connect()  # in memory: the pending row; the store is attached
+        try:
+            self.store.execute("ATTACH ? AS service", [str(config.db)])
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{config.db}: cannot open the service database: {exc}") from None
+        self.store.execute("SET VARIABLE s8f_ladder_step = ?", [config.ladder_step])
+        self._store_lock = threading.Lock()
+        self._team_locks: dict[str, asyncio.Lock] = {}
+        # Grades run on worker threads, as many at once as there are cores: DuckDB uses every
+        # core for each, and more at once only compete for the same cores.
+        self.grading = anyio.CapacityLimiter(os.cpu_count() or 1)
+        self.scratch = Path(tempfile.mkdtemp(prefix="s8f-duck-service-"))  # private (0700)
+        create_table(self.store, "pending", PENDING_TYPES, [])
+        run_steps(self.store, SERVICE_STEPS)  # creates the table when the store is new
+
+    def close(self) -> None:
+        self.store.close()
+        self.grader.close()
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def team_of(self, request: Request) -> str | None:
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if scheme.lower() != "bearer" or not token:
+            return None
+        digest = hashlib.sha256(token.strip().encode()).hexdigest()
+        team = None
+        for known, name in self.config.teams.items():  # every entry compared, in constant time
+            if hmac.compare_digest(known, digest):
+                team = name
+        return team
+
+    def used_today(self, team: str, now: datetime) -> int:
+        midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
+        with self._store_lock:
+            return self.store.execute(
+                "SELECT count(*) FROM service.submissions WHERE team = ? AND received_at >= ?", [team, midnight]
+            ).fetchall()[0][0]
+
+    def grade(self, body: bytes, split: str) -> tuple[str, str | None, float | None, dict[str, Any] | None]:
+        """(status, message, score, full grade) of a submission body, graded here."""
+        directory = Path(tempfile.mkdtemp(dir=self.scratch))
+        path = directory / "submission.json"
+        try:
+            path.write_bytes(body)
+            report = self.grader.grade(path, split)
+        except UnusableInput as exc:
+            return "unusable", str(exc).replace(str(path), "submission"), None, None
+        finally:
+            shutil.rmtree(directory, ignore_errors=True)
+        if not report["corpus_bound"]:
+            return "unusable", "submission: corpus_sha256 is not this service's public corpus (GET /corpus)", None, report
+        score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
+        return "graded", None, score, report
+
+    def store_submission(self, pending: dict[str, Any]) -> dict[str, Any]:
+        with self._store_lock:
+            create_table(self.store, "pending", PENDING_TYPES, [tuple(pending[k] for k in PENDING_TYPES)])
+            self.store.execute("BEGIN")  # one row, durable before the answer is sent
+            try:
+                run_steps(self.store, SERVICE_STEPS)
+                self.store.execute("COMMIT")
+            except BaseException:
+                self.store.execute("ROLLBACK")
+                raise
+            found = self.store.execute("SELECT * FROM service.submissions WHERE id = ?", [pending["id"]])
+            names = [d[0] for d in found.description]
+            return dict(zip(names, found.fetchone()))
+
+    def submission(self, team: str, submission_id: str) -> dict[str, Any] | None:
+        with self._store_lock:
+            found = self.store.execute(
+                "SELECT * FROM service.submissions WHERE id = ? AND team = ?", [submission_id, team]
+            )
+            names = [d[0] for d in found.description]
+            row = found.fetchone()
+        return dict(zip(names, row)) if row else None
+
+    def leaderboard(self) -> list[dict[str, Any]]:
+        with self._store_lock:
+            run_steps(self.store, SERVICE_LEADERBOARD_STEPS)
+            return rows(self.store, "SELECT * FROM leaderboard")
+
+    def team_lock(self, team: str) -> asyncio.Lock:
+        return self._team_locks.setdefault(team, asyncio.Lock())
+
+
+def feedback(row: dict[str, Any], step: float) -> dict[str, Any]:
+    """What a team is told of one of its submissions."""
+    answer: dict[str, Any] = {
+        "id": row["id"], "team": row["team"], "received_at": row["received_at"].astimezone(UTC).isoformat(),
+        "split": row["split"], "sha256": row["sha256"], "status": row["status"],
+    }  # fmt: skip
+    if row["status"] != "graded":
+        answer["message"] = row["message"]
+    elif row["split"] == "test":
+        answer |= {"score": row["shown_score"], "improved": row["improved"], "ladder_step": step,
+                   "note": "held-out score of the Ladder: it changes only when a submission beats your best by more "
+                           "than one step, and is rounded to the step; no per-record detail"}  # fmt: skip
+    else:
+        answer["grade"] = json.loads(row["grade_json"])
+    return answer
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def create_app(service: Service) -> Starlette:
+    config = service.config
+
+    async def index(_: Request) -> JSONResponse:
+        return JSONResponse({
+            "service": "s8f-duck grading service", "corpus_sha256": service.public_sha256,
+            "routes": ["GET /corpus", "POST /submissions[?split=test|tune|train]", "GET /submissions/{id}",
+                       "GET /leaderboard", "GET /leaderboard.json", "GET /answers"],
+        })  # fmt: skip
+
+    async def corpus(_: Request) -> Response:
+        return Response(
+            service.public_bytes, media_type="application/json",
+            headers={"X-Corpus-SHA256": service.public_sha256, "ETag": f'"{service.public_sha256}"'},
+        )  # fmt: skip
+
+    async def submit(request: Request) -> Response:
+        team = service.team_of(request)
+        if team is None:
+            return _error(401, "unknown or missing bearer token", {"WWW-Authenticate": "Bearer"})
+        split = request.query_params.get("split", "test")
+        if split not in grading.SPLITS:
+            return _error(400, f"split: must be one of {', '.join(grading.SPLITS)}, not {split!r}")
+        declared = request.headers.get("content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > config.max_bytes):
+            return _error(413, f"a submission is at most {config.max_bytes} bytes")
+        body = bytearray()
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > config.max_bytes:
+                return _error(413, f"a submission is at most {config.max_bytes} bytes")
+        async with service.team_lock(team):
+            now = datetime.now(UTC)
+            used = await anyio.to_thread.run_sync(service.used_today, team, now)
+            if used >= config.daily_limit:
+                tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+                return _error(
+                    429, f"the daily limit of {config.daily_limit} submissions is reached; try again after "
+                    f"{tomorrow.isoformat()}", {"Retry-After": str(int((tomorrow - now).total_seconds()) + 1)},
+                )  # fmt: skip
+            status, message, score, report = await anyio.to_thread.run_sync(
+                service.grade, bytes(body), split, limiter=service.grading
+            )
+            pending = {
+                "id": uuid.uuid4().hex, "team": team, "received_at": now, "split": split,
+                "sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body), "status": status, "message": message,
+                "score": score, "grade_json": json.dumps(report, default=str) if report else None,
+            }  # fmt: skip
+            row = await anyio.to_thread.run_sync(service.store_submission, pending)
+        answer = feedback(row, config.ladder_step)
+        return JSONResponse(answer, status_code=201 if status == "graded" else 400)
+
+    async def one_submission(request: Request) -> Response:
+        team = service.team_of(request)
+        if team is None:
+            return _error(401, "unknown or missing bearer token", {"WWW-Authenticate": "Bearer"})
+        submission_id = request.path_params["submission_id"]
+        row = SUBMISSION_ID.match(submission_id) and await anyio.to_thread.run_sync(
+            service.submission, team, submission_id
+        )
+        if not row:
+            return _error(404, "no such submission of your team")
+        return JSONResponse(feedback(row, config.ladder_step))
+
+    async def leaderboard_json(_: Request) -> JSONResponse:
+        board = await anyio.to_thread.run_sync(service.leaderboard)
+        return JSONResponse({"corpus_sha256": service.public_sha256, "ladder_step": config.ladder_step,
+                             "teams": json.loads(json.dumps(board, default=str))})  # fmt: skip
+
+    async def leaderboard_page(_: Request) -> HTMLResponse:
+        board = await anyio.to_thread.run_sync(service.leaderboard)
+        return HTMLResponse(render_leaderboard(board, service.public_sha256, config.ladder_step))
+
+    async def answers(_: Request) -> Response:
+        now = datetime.now(UTC)
+        if config.release_after is None or now < config.release_after:
+            when = config.release_after.isoformat() if config.release_after else "never (no --release-after)"
+            return _error(403, f"the answers are released after {when}")
+        return Response(service.answers_bytes, media_type="application/json")
+
+    return Starlette(
+        routes=[
+            Route("/", index),
+            Route("/corpus", corpus),
+            Route("/submissions", submit, methods=["POST"]),
+            Route("/submissions/{submission_id}", one_submission),
+            Route("/leaderboard", leaderboard_page),
+            Route("/leaderboard.json", leaderboard_json),
+            Route("/answers", answers),
+        ]
+    )
+
+
+def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float) -> str:
+    """The public leaderboard page: one self-contained HTML document, every value escaped."""
+    def cell(value: Any) -> str:
+        return "<td>" + html.escape("" if value is None else str(value)) + "</td>"
+
+    body = "".join(
+        "<tr>" + cell(rank) + cell(row["team"]) + cell("" if row["score"] is None else f"{row['score']:.2f}")
+        + cell(row["test_submissions"]) + cell(row["submissions"]) + cell(row["improved_at"]) + "</tr>"
+        for rank, row in enumerate(board, start=1)
+    )  # fmt: skip
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>s8f-duck leaderboard</title>
+<style>body{{font:15px/1.4 system-ui,sans-serif;margin:1.5rem auto;max-width:60rem;padding:0 1rem}}
+table{{border-collapse:collapse;width:100%}}th,td{{padding:.35rem .6rem;border-bottom:1px solid #ddd;text-align:left}}
+th{{background:#f4f4f4}}@media (max-width:40rem){{td:nth-child(5),th:nth-child(5){{display:none}}}}</style></head>
+<body><h1>Leaderboard</h1>
+<p>Held-out score: the share of test records answered exactly, as the Ladder shows it (rounded to {step:g};
+it moves only when a team beats its best by more than that). Corpus <code>{html.escape(corpus[:16])}…</code></p>
+<table><thead><tr><th>#</th><th>team</th><th>score</th><th>test submissions</th><th>all submissions</th>
+<th>last improved</th></tr></thead><tbody>{body}</tbody></table></body></html>
+"""
