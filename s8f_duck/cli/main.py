@@ -21,7 +21,7 @@ from typing import NoReturn
 import typer
 
 from s8f_duck.cli import board, corpus, grading, runs, service
-from s8f_duck.cli.app import fail, app
+from s8f_duck.cli.app import app, fail
 
 # The commands, in the order `s8f-duck --help` lists them.
 app.command()(corpus.freeze)

@@ -30,6 +30,11 @@ def run(
     process_limit: Annotated[int, typer.Option(help="Processes (and threads) the candidate may have at once.")] = 256,
     file_limit: Annotated[str, typer.Option(help="Size of any one file the candidate writes.")] = "1GiB",
     output_limit: Annotated[str, typer.Option(help="Captured stdout, and stderr, each; past it the run ends.")] = "16MiB",
+    submission_limit: Annotated[
+        str | None,
+        typer.Option(help="The largest submission graded; a larger one is recorded as unusable without being read "
+                          "[default: 4 times the answer bundle's size, at least 16MiB]."),
+    ] = None,  # fmt: skip
     allow_endpoint: Annotated[
         list[str] | None,
         typer.Option(help="NAME=URL: an HTTP(S) endpoint the candidate may call at $S8F_ENDPOINT_NAME, "
@@ -55,7 +60,8 @@ def run(
       0  recorded, and the quality floor passed
       1  recorded, and the candidate failed, hit a limit, wrote nothing usable or missed
          the quality floor
-      2  unusable input, or no sandbox can be made here (nothing is run then)
+      2  unusable input (the public corpus and the answer bundle are read first), or no
+         sandbox can be made here (nothing is run then)
     """
     from s8f_duck.runs import runner
     from s8f_duck.runs.limits import Limits
@@ -72,6 +78,7 @@ def run(
         request = runner.RunRequest(
             public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
             candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
+            submission_bytes=runner.parse_size(submission_limit, "--submission-limit") if submission_limit else None,
         )  # fmt: skip
         return runner.run(request, progress)
 

@@ -15,6 +15,7 @@ import os
 import re
 import secrets
 import shutil
+import stat
 import sys
 import tempfile
 import time
@@ -28,11 +29,15 @@ import duckdb
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.pipeline.steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, create_table, run_steps
+from s8f_duck.reading.load import load_bundle, load_public
+from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
 from s8f_duck.runs.limits import Limits
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import run_root
 from s8f_duck.safety.progress import Progress
+from s8f_duck.safety.trees import file_sizes, remove_tree
 
 CORPUS_IN_SANDBOX = "/corpus/public.json"
 OUTPUT_IN_SANDBOX = "/out/submission.json"
@@ -62,10 +67,22 @@ class RunRequest:
     endpoints: dict[str, str] = field(default_factory=dict)
     env_names: list[str] = field(default_factory=list)
     read_only: list[Path] = field(default_factory=list)
+    submission_bytes: int | None = None  # the largest submission read; None: submission_limit(answers)
 
 
 def default_limits() -> Limits:
     return Limits(wall_seconds=3600, memory_bytes=4 * 2**30, processes=256, file_bytes=2**30, output_bytes=16 * 2**20)
+
+
+# A submission is about the size of the answer bundle; this leaves room for indentation and
+# members the grader ignores, and bounds what grading one may cost (docs/runs.md).
+SUBMISSION_LIMIT_FLOOR = 16 * 2**20
+SUBMISSION_LIMIT_FACTOR = 4
+
+
+def submission_limit(answers: Path) -> int:
+    """The default --submission-limit: four times the answer bundle's size, at least 16 MiB."""
+    return max(SUBMISSION_LIMIT_FLOOR, SUBMISSION_LIMIT_FACTOR * answers.stat().st_size)
 
 
 def parse_size(text: str, what: str) -> int:
@@ -135,12 +152,43 @@ def _file_sha256(path: Path) -> str:
         return hashlib.file_digest(file, "sha256").hexdigest()
 
 
-def _bundle_corpus(answers: Path) -> str | None:
-    """The answer bundle's corpus_sha256, read from its header (its third line)."""
-    with open(answers, "rb") as file:
-        head = file.read(4096).decode("utf-8", "replace")
-    found = re.search(r'"corpus_sha256":\s*"([0-9a-f]{64})"', head)
-    return found[1] if found else None
+def check_inputs(request: RunRequest, public: Path, answers: Path, public_sha256: str) -> None:
+    """Read the public corpus and the answer bundle as the grader will, before anything runs:
+    each must be what its option names (a swap is named as one), and the bundle must be
+    bound to this corpus. An hour of a candidate's work is never spent on a run that could
+    not be graded, and the answers never reach the sandbox as --public."""
+    with connect() as con:
+        try:
+            load_public(con, public)
+        except UnusableInput as exc:
+            raise UnusableInput(_misplaced(request.public, "--public", exc)) from None
+        try:
+            corpus = load_bundle(con, answers, "gold_", ANSWERS_SCHEMA)
+        except UnusableInput as exc:
+            raise UnusableInput(_misplaced(request.answers, "--answers", exc)) from None
+    if corpus != public_sha256:
+        raise UnusableInput(f"--answers {request.answers}: this answer bundle is for another public corpus than "
+                            f"{request.public} (its corpus_sha256 is {corpus}, the corpus's {public_sha256})")  # fmt: skip
+
+
+_SCHEMA_NAMES = {CORPUS_SCHEMA: "a public corpus", ANSWERS_SCHEMA: "an answer bundle", SUBMISSION_SCHEMA: "a submission"}
+
+
+def _misplaced(path: Path, option: str, problem: UnusableInput) -> str:
+    """Why a file cannot serve as the option given: what it is instead when its header
+    says (the two options swapped), else the reader's own message."""
+    try:
+        with open(path, "rb") as file:
+            head = file.read(4096).decode("utf-8", "replace")
+    except OSError:
+        head = ""
+    found = re.search(r'"schema"\s*:\s*"([^"]*)"', head)
+    wanted = CORPUS_SCHEMA if option == "--public" else ANSWERS_SCHEMA
+    if found and found[1] != wanted and found[1] in _SCHEMA_NAMES:
+        other = "--answers" if option == "--public" else "--public"
+        swap = f": did you swap {option} and {other}?" if found[1] in (CORPUS_SCHEMA, ANSWERS_SCHEMA) else ""
+        return f"{option} {path} is {_SCHEMA_NAMES[found[1]]}, not {_SCHEMA_NAMES[wanted]}{swap}"
+    return f"{option} {problem}"
 
 
 @dataclass
@@ -178,11 +226,11 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         request.runs_db.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UnusableInput(f"{request.runs_db}: cannot create its directory: {exc.strerror or exc}") from None
-    progress.step("check the corpus and the sandbox")
+    progress.step("check the corpus, the answers and the sandbox")
     public_sha256 = _file_sha256(public)
-    if _bundle_corpus(answers) not in (None, public_sha256):
-        raise UnusableInput(f"{request.answers}: this answer bundle is for another public corpus than {request.public}")
+    check_inputs(request, public, answers, public_sha256)
     sandbox.check_available()
+    most_bytes = request.submission_bytes or submission_limit(answers)
 
     started = datetime.now(UTC)
     run_id = f"{started:%Y%m%dT%H%M%SZ}-{secrets.token_hex(3)}"
@@ -240,13 +288,13 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         ended = datetime.now(UTC)
         if ending.limit_hit is None and _reached_file_limit(out, request.limits.file_bytes):
             ending.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
-        submission = out / "submission.json"
-        if submission.is_file() and not submission.is_symlink():
-            shutil.copyfile(submission, run_dir / "submission.json")
+        submitted_bytes = _regular_size(out / "submission.json")
+        if submitted_bytes is not None and submitted_bytes <= most_bytes:
+            shutil.copyfile(out / "submission.json", run_dir / "submission.json")
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        remove_tree(scratch)  # whatever shape the candidate left it in
 
-    outcome, message = _outcome(ending, run_dir / "submission.json")
+    outcome, message = _outcome(ending, submitted_bytes, most_bytes)
     progress.step("grade the submission")
     con = connect()
     report = None
@@ -255,14 +303,13 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             grading.grade_database(answers, run_dir / "submission.json", con, split=request.split)
             report = grading.full_report(con)
             if not report["corpus_bound"]:
-                outcome, message = "unusable_submission", "the submission is bound to another corpus"
-        except UnusableInput as exc:
-            outcome, message = "unusable_submission", str(exc)
-            con.close()
-            con = connect()
-    if report is None or outcome != "graded":
+                outcome, message, report = "unusable_submission", "the submission is bound to another corpus", None
+        except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
+            outcome, message = "unusable_submission", _ungradable(exc)
+    if report is None:  # in a fresh database: a grade that stopped half-way left some of its tables
+        con.close()
+        con = connect()
         run_steps(con, UNGRADED_STEPS)
-        report = None if outcome != "graded" else report
     meta = {
         "run_id": run_id, "name": request.name, "command": list(request.command),
         "candidate_sha256": tree_sha256(candidate), "public_sha256": public_sha256,
@@ -296,7 +343,7 @@ def _remove_abandoned_scratch() -> None:
     for path in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
         pid = path.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)) and path.stat().st_uid == os.getuid():
-            shutil.rmtree(path, ignore_errors=True)
+            remove_tree(path)
 
 
 def _alive(pid: int) -> bool:
@@ -310,10 +357,28 @@ def _alive(pid: int) -> bool:
 
 
 def _reached_file_limit(out: Path, file_bytes: int) -> bool:
-    return any(p.is_file() and not p.is_symlink() and p.stat().st_size >= file_bytes for p in out.rglob("*"))
+    return any(size >= file_bytes for size in file_sizes(out))
 
 
-def _outcome(ending: sandbox.Ending, submission: Path) -> tuple[str, str | None]:
+def _regular_size(path: Path) -> int | None:
+    """The size of a regular file (not through a link), or None: the candidate wrote none."""
+    try:
+        status = os.lstat(path)
+    except OSError:
+        return None
+    return status.st_size if stat.S_ISREG(status.st_mode) else None
+
+
+def _ungradable(exc: BaseException) -> str:
+    """Why a submission the candidate wrote could not be graded, for its run's record."""
+    if isinstance(exc, UnusableInput):
+        return str(exc)
+    if isinstance(exc, RecursionError):
+        return "the submission is nested too deeply to be read"
+    return f"grading the submission ran out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}"
+
+
+def _outcome(ending: sandbox.Ending, submitted_bytes: int | None, most_bytes: int) -> tuple[str, str | None]:
     if ending.limit_hit == "wall_time":
         return "timeout", "the candidate ran past the time limit and was killed"
     if ending.limit_hit == "memory":
@@ -322,8 +387,11 @@ def _outcome(ending: sandbox.Ending, submission: Path) -> tuple[str, str | None]
         return "limit", f"the candidate hit the {ending.limit_hit.replace('_', ' ')} limit"
     if ending.exit_status != 0:
         return "failed", f"the candidate exited with status {ending.exit_status}"
-    if not submission.is_file():
-        return "no_submission", f"the candidate wrote no {OUTPUT_IN_SANDBOX}"
+    if submitted_bytes is None:
+        return "no_submission", f"the candidate wrote no {OUTPUT_IN_SANDBOX} (or not as a regular file)"
+    if submitted_bytes > most_bytes:
+        return "unusable_submission", (f"the submission is {submitted_bytes:,} bytes, over the submission limit of "
+                                       f"{most_bytes:,} (--submission-limit); it was not read")  # fmt: skip
     return "graded", None
 
 

@@ -41,6 +41,7 @@ from typing import Any
 from s8f_duck.safety import scratch
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.paths import make_parent, writable_kind
+from s8f_duck.safety.trees import remove_tree
 
 _rename = os.replace  # the one call that moves a file into place (tests make it fail or stop)
 
@@ -290,7 +291,7 @@ def _recover(work: Path) -> bool:
                              f"({exc.strerror or exc}); it is left in {work}")  # fmt: skip
                 return False
             for other in others:
-                shutil.rmtree(other, ignore_errors=True)
+                remove_tree(other)
         if done == "finished":
             scratch.warn(f"finished an interrupted commit (process {journal.get('pid')} stopped between its renames): "
                          f"{_names(files)} are the new files")  # fmt: skip

@@ -11,6 +11,9 @@ directory whose lock can be taken is therefore a dead run's, and the next comman
 creates one in the same place removes it (`clean_stale`; one holding an interrupted
 commit is first finished or undone, commit.py).
 
+Trees are removed by trees.remove_tree: a loop, through directory descriptors, following
+no link, so that no shape of tree (a candidate's 3,000 levels) can fail a later command.
+
 Deleting a large file is slow work for the kernel: at a million issues, removing the
 3.7 GB of dump parts took 0.9 s and the 4 GB work database 1.1 s, during which nothing
 else ran. A directory handed to `remove_later` is deleted on a thread of its own while
@@ -24,7 +27,6 @@ import atexit
 import fcntl
 import os
 import re
-import shutil
 import stat
 import sys
 import tempfile
@@ -33,7 +35,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from s8f_duck.safety.trees import remove_tree
+
 WORK_PREFIX = "s8f-duck-work-"
+LEFTOVER_PREFIX = "s8f-duck-leftover-"  # a dead run's directory that could not be removed (_set_aside)
 _WORK_NAME = re.compile(r"\.?s8f-duck-work-\d+-")
 JOURNAL = "commit.json"  # a multi-file commit's journal, inside the work directory beside the outputs
 
@@ -69,7 +74,7 @@ def release(path: Path) -> None:
     commit that did not end) and drop its lock."""
     fd = _owned.pop(path, None)
     if path not in _kept and not (path / JOURNAL).exists():
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
     if fd is not None:
         os.close(fd)
 
@@ -86,8 +91,7 @@ def remove_owned() -> None:
         if path in _kept:
             continue
         for _ in range(5):
-            shutil.rmtree(path, ignore_errors=True)
-            if not os.path.lexists(path):
+            if remove_tree(path):
                 break
 
 
@@ -99,9 +103,23 @@ def clean_stale(parent: Path, recover: Callable[[Path], bool] | None = None) -> 
         try:
             if (path / JOURNAL).exists() and not (recover is not None and recover(path)):
                 continue
-            shutil.rmtree(path, ignore_errors=True)
+            if not remove_tree(path):
+                _set_aside(path)
         finally:
             os.close(fd)
+
+
+def _set_aside(path: Path) -> None:
+    """A dead run's directory that cannot be removed (a file the user may not delete) is
+    renamed out of the work directories' names, so that it is reported once and no later
+    command tries again."""
+    leftover = path.with_name(LEFTOVER_PREFIX + path.name.lstrip(".").removeprefix(WORK_PREFIX))
+    try:
+        os.rename(path, leftover)
+    except OSError as exc:
+        warn(f"cannot remove or set aside {path} ({exc.strerror or exc}); remove it by hand")
+        return
+    warn(f"cannot remove a finished run's temporary files; they are set aside in {leftover}: remove them by hand")
 
 
 def _stale(parent: Path) -> Iterator[tuple[Path, int]]:
@@ -167,7 +185,7 @@ def _end_run(path: Path) -> None:
 
 def remove_later(path: Path) -> None:
     """Delete a directory and everything in it, on another thread."""
-    thread = threading.Thread(target=shutil.rmtree, args=(path,), kwargs={"ignore_errors": True}, name=f"remove {path}")
+    thread = threading.Thread(target=remove_tree, args=(path,), name=f"remove {path}")
     thread.start()
     _removals.append(thread)
 

@@ -1,0 +1,139 @@
+"""What a candidate sends back is contained: an empty or huge submission, a tree deeper than
+Python's recursion, swapped or broken inputs (real CLI, real bubblewrap, real processes)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import CLI, S8F_ANSWERS, S8F_PUBLIC, needs_s8f
+from test_run import PYTHON, python_candidate, run_args, runs_rows
+
+from s8f_duck.safety import scratch
+
+pytestmark = needs_s8f
+
+
+# Runs a command and then prints, as its last line on stderr, the largest resident set (KiB)
+# of anything it waited for: the runner and, through it, the sandbox and the candidate.
+MEASURED = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.run(sys.argv[1:]).returncode\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def runner(tmp_path: Path, *args: str | Path) -> tuple[subprocess.CompletedProcess[str], float, int]:
+    """The real `s8f-duck` with its own $TMPDIR (tmp_path/tmp): its result, its wall
+    seconds and the peak memory of it and all it ran (bytes)."""
+    (tmp_path / "tmp").mkdir(exist_ok=True)
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "NO_COLOR": "1"}
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-c", MEASURED, str(CLI), *map(str, args)], capture_output=True,
+                            text=True, env=env, timeout=600)  # fmt: skip
+    seconds = time.monotonic() - started
+    *lines, peak = result.stderr.rstrip("\n").split("\n")
+    result.stderr = "".join(line + "\n" for line in lines)
+    return result, seconds, int(peak) * 1024
+
+
+def test_an_empty_object_as_submission_is_recorded(tmp_path: Path) -> None:
+    candidate = python_candidate(tmp_path, 'open("/out/submission.json", "w").write("{}")\n')
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "empty", *candidate))
+    assert result.returncode == 1, result.stderr
+    assert "internal error" not in result.stderr
+    (row,) = runs_rows(tmp_path)
+    assert (row["outcome"], row["message"]) == ("unusable_submission", "the submission is bound to another corpus")
+
+
+def test_a_tree_deeper_than_recursion_is_removed_and_the_next_commands_work(tmp_path: Path) -> None:
+    code = (
+        "import os\n"
+        "os.chdir('/out')\n"
+        "for _ in range(3000):\n"
+        "    os.mkdir('d'); os.chdir('d')\n"
+        "    os.symlink('/corpus/public.json', 'link')\n"
+        "open('/out/submission.json', 'w').write('{}')\n"
+    )
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "deep", *python_candidate(tmp_path, code)))
+    assert result.returncode == 1 and "nested too deeply" not in result.stderr, result.stderr
+    assert [row["outcome"] for row in runs_rows(tmp_path)] == ["unusable_submission"]
+    assert list((tmp_path / "tmp").iterdir()) == []  # nothing left behind in $TMPDIR
+    listed, _, _ = runner(tmp_path, "runs", "--runs", tmp_path / "runs.duckdb")
+    assert listed.returncode == 0 and "deep" in listed.stdout, listed.stderr
+    again, _, _ = runner(tmp_path, *run_args(tmp_path, "deep again", *python_candidate(tmp_path, code)))
+    assert again.returncode == 1, again.stderr
+    assert len(runs_rows(tmp_path)) == 2
+
+
+@pytest.mark.parametrize(("what", "write"), [
+    ("150 MB of one member", "f.write('{\"x\": [' + '{},' * 50_000_000 + '{}]}')"),
+    ("1 GiB, sparse", "f.truncate(2**30)"),
+])  # fmt: skip
+def test_a_submission_over_the_limit_is_recorded_unread(tmp_path: Path, what: str, write: str) -> None:
+    code = f"with open('/out/submission.json', 'w') as f:\n    {write}\n"
+    result, seconds, peak = runner(tmp_path, *run_args(tmp_path, "big", "--file-limit", "2GiB",
+                                                       *python_candidate(tmp_path, code)))  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    (row,) = runs_rows(tmp_path)
+    assert row["outcome"] == "unusable_submission"
+    assert "over the submission limit of 16,777,216 (--submission-limit); it was not read" in row["message"]
+    assert not (Path(row["run_dir"]) / "submission.json").exists()  # no copy of it kept
+    assert seconds < 60 and peak < 2 * 2**30, (seconds, peak)
+
+
+def test_the_submission_limit_can_be_set(tmp_path: Path) -> None:
+    code = "import shutil\nshutil.copyfile('/corpus/public.json', '/out/submission.json')\n"
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "limited", "--submission-limit", "1KiB",
+                                              *python_candidate(tmp_path, code)))  # fmt: skip
+    assert result.returncode == 1
+    assert "over the submission limit of 1,024" in runs_rows(tmp_path)[0]["message"]
+
+
+@pytest.mark.parametrize(("option", "fault", "message"), [
+    ("swapped", None, "--public {answers} is an answer bundle, not a public corpus: did you swap --public and --answers?"),
+    ("truncated", b"", "--answers {answers_given}: answers["),
+    ("empty object", b"{}", "--answers {answers_given}: field 'schema' is '', expected 'fak-microcontext-answers/1'"),
+])  # fmt: skip
+def test_inputs_are_refused_before_the_candidate_starts(
+    tmp_path: Path, option: str, fault: bytes | None, message: str
+) -> None:
+    """Each is exit 2, at once: the candidate (which would take a minute) never starts and
+    nothing is recorded."""
+    public, answers = S8F_PUBLIC, S8F_ANSWERS
+    if option == "swapped":
+        public, answers = S8F_ANSWERS, S8F_PUBLIC
+    elif fault is not None:
+        answers = tmp_path / "answers.json"
+        answers.write_bytes(fault or S8F_ANSWERS.read_bytes()[:100_000])
+    args = ["run", "--public", public, "--answers", answers, "--runs", tmp_path / "runs.duckdb", "--name", option,
+            "--", PYTHON, "-c", "import time; time.sleep(60)"]  # fmt: skip
+    result, seconds, _ = runner(tmp_path, *args)
+    assert result.returncode == 2 and seconds < 30, (result.stderr, seconds)
+    assert message.format(answers=S8F_ANSWERS, answers_given=answers) in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "runs.duckdb").exists() and not (tmp_path / "runs-runs").exists()
+
+
+def test_a_dead_runs_leftover_that_cannot_be_removed_is_reported_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A dead run's directory whose removal fails is set aside under another name and named
+    once on stderr; later commands neither fail on it nor report it again."""
+    dead = tmp_path / f"{scratch.WORK_PREFIX}999999999-abc"
+    (dead / "deep").mkdir(parents=True)
+    monkeypatch.setattr(scratch, "remove_tree", lambda path: False)
+    scratch.clean_stale(tmp_path)
+    scratch.clean_stale(tmp_path)
+    warned = capsys.readouterr().err.strip().splitlines()
+    assert len(warned) == 1 and "set aside" in warned[0], warned
+    assert [p.name for p in tmp_path.iterdir()] == [f"{scratch.LEFTOVER_PREFIX}999999999-abc"]
+
+
+if sys.platform != "linux":  # pragma: no cover
+    pytest.skip("the sandbox is Linux's", allow_module_level=True)
