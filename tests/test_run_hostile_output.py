@@ -3,6 +3,7 @@ Python's recursion, swapped or broken inputs (real CLI, real bubblewrap, real pr
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -19,7 +20,8 @@ pytestmark = needs_s8f
 
 
 # Runs a command and then prints, as its last line on stderr, the largest resident set (KiB)
-# of anything it waited for: the runner and, through it, the sandbox and the candidate.
+# of what it waited for: the runner's own peak (the candidate's processes are reaped inside
+# the sandbox and are not counted in it).
 MEASURED = (
     "import resource, subprocess, sys\n"
     "code = subprocess.run(sys.argv[1:]).returncode\n"
@@ -30,7 +32,7 @@ MEASURED = (
 
 def runner(tmp_path: Path, *args: str | Path) -> tuple[subprocess.CompletedProcess[str], float, int]:
     """The real `s8f-duck` with its own $TMPDIR (tmp_path/tmp): its result, its wall
-    seconds and the peak memory of it and all it ran (bytes)."""
+    seconds and its peak memory (bytes)."""
     (tmp_path / "tmp").mkdir(exist_ok=True)
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "NO_COLOR": "1"}
     started = time.monotonic()
@@ -137,3 +139,122 @@ def test_a_dead_runs_leftover_that_cannot_be_removed_is_reported_once(
 
 if sys.platform != "linux":  # pragma: no cover
     pytest.skip("the sandbox is Linux's", allow_module_level=True)
+
+
+class Upstream:
+    """A plain HTTP server on the host's loopback that reads request bodies in pieces and
+    notes each request's path and how many body bytes reached it."""
+
+    def __init__(self) -> None:
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        seen = self.seen = []
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802
+                if self.headers.get("Transfer-Encoding") == "chunked":
+                    got = 0
+                    while size := int(self.rfile.readline().split(b";")[0] or b"0", 16):
+                        while size and (chunk := self.rfile.read(min(2**20, size))):
+                            got, size = got + len(chunk), size - len(chunk)
+                        self.rfile.readline()
+                    return self.answer(got)
+                size, got = int(self.headers.get("Content-Length") or 0), 0
+                while got < size and (chunk := self.rfile.read(min(2**20, size - got))):
+                    got += len(chunk)
+                self.answer(got)
+
+            def do_GET(self) -> None:  # noqa: N802
+                self.answer(0)
+
+            def answer(self, got: int) -> None:
+                seen.append((self.path, got))
+                body = json.dumps({"received": got}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+SENDER = """
+import http.client, os, sys
+port = int(os.environ["S8F_ENDPOINT_UP"].rsplit(":", 1)[1])
+
+def request(method, path, size=None, chunked=False):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+    try:
+        connection.putrequest(method, path, skip_accept_encoding=True)
+        if size is not None:
+            connection.putheader("Transfer-Encoding" if chunked else "Content-Length", "chunked" if chunked else str(size))
+        connection.endheaders()
+        piece, sent = b"x" * 2**20, 0
+        while size is not None and sent < size:
+            part = piece[: min(len(piece), size - sent)]
+            connection.send(b"%x\\r\\n%s\\r\\n" % (len(part), part) if chunked else part)
+            sent += len(part)
+        if chunked:
+            connection.send(b"0\\r\\n\\r\\n")
+    except OSError:
+        pass
+    try:
+        answer = connection.getresponse()
+        print(method, path, answer.status, answer.read()[:60])
+    except OSError as exc:
+        print(method, path, "no answer", type(exc).__name__)
+
+for path in filter(None, sys.argv[1].split(",")):
+    request("GET", path)
+for size, chunked in [(int(n), c == "chunked") for n, c in (s.split(":") for s in sys.argv[2].split(",") if s)]:
+    request("POST", "/upload", size, chunked)
+"""
+
+
+def test_the_proxy_keeps_to_the_base_path(tmp_path: Path) -> None:
+    upstream = Upstream()
+    try:
+        paths = "/../admin,/%2e%2e/admin,/%252e%252e/admin,/a/..%2fadmin,/ok"
+        result, _, _ = runner(tmp_path, *run_args(tmp_path, "paths", "--allow-endpoint",
+                                                  f"up=http://127.0.0.1:{upstream.port}/v1",
+                                                  *python_candidate(tmp_path, SENDER)), paths, "")  # fmt: skip
+    finally:
+        upstream.stop()
+    assert upstream.seen == [("/v1/ok", 0)], (upstream.seen, result.stderr)
+    requests = runs_rows(tmp_path, "SELECT path, status FROM run_requests ORDER BY seq")
+    assert [(r["path"], r["status"]) for r in requests] == [(p, 400) for p in paths.split(",")[:-1]] + [("/ok", 200)]
+
+
+def test_the_proxy_streams_bodies_and_refuses_one_over_its_limit(tmp_path: Path) -> None:
+    """A 1 GiB body reaches the upstream while the runner holds a few MiB of it; under the
+    default limit (64 MiB) a larger body, declared or chunked, is refused and recorded."""
+    upstream = Upstream()
+    try:
+        streamed, seconds, peak = runner(tmp_path, *run_args(
+            tmp_path, "large", "--request-limit", "2GiB", "--time-limit", "300",
+            "--allow-endpoint", f"up=http://127.0.0.1:{upstream.port}/v1", *python_candidate(tmp_path, SENDER),
+        ), "", f"{2**30}:length")  # fmt: skip
+        refused, _, _ = runner(tmp_path, *run_args(
+            tmp_path, "over", "--allow-endpoint", f"up=http://127.0.0.1:{upstream.port}/v1",
+            *python_candidate(tmp_path, SENDER),
+        ), "", f"{100 * 2**20}:length,{80 * 2**20}:chunked")  # fmt: skip
+    finally:
+        upstream.stop()
+    assert upstream.seen[0] == ("/v1/upload", 2**30), (upstream.seen, streamed.stderr)
+    assert peak < 300 * 2**20, peak
+    requests = runs_rows(tmp_path, "SELECT path, status, request_bytes FROM run_requests ORDER BY seq")
+    assert [(r["path"], r["status"]) for r in requests] == [("/upload", 200), ("/upload", 413), ("/upload", 413)]
+    assert requests[0]["request_bytes"] == 2**30 and requests[2]["request_bytes"] <= 65 * 2**20
+    assert all(size < 64 * 2**20 for path, size in upstream.seen[1:]), upstream.seen

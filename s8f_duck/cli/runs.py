@@ -30,6 +30,9 @@ def run(
     process_limit: Annotated[int, typer.Option(help="Processes (and threads) the candidate may have at once.")] = 256,
     file_limit: Annotated[str, typer.Option(help="Size of any one file the candidate writes.")] = "1GiB",
     output_limit: Annotated[str, typer.Option(help="Captured stdout, and stderr, each; past it the run ends.")] = "16MiB",
+    request_limit: Annotated[
+        str, typer.Option(help="The body of one request to an allowed endpoint; a larger one is refused (413).")
+    ] = "64MiB",
     submission_limit: Annotated[
         str | None,
         typer.Option(help="The largest submission graded; a larger one is recorded as unusable without being read "
@@ -73,6 +76,7 @@ def run(
             processes=process_limit,
             file_bytes=runner.parse_size(file_limit, "--file-limit"),
             output_bytes=runner.parse_size(output_limit, "--output-limit"),
+            request_bytes=runner.parse_size(request_limit, "--request-limit"),
         )
         endpoints = dict(runner.parse_endpoint(text) for text in allow_endpoint or [])
         request = runner.RunRequest(

@@ -30,6 +30,7 @@ class Limits:
     processes: int
     file_bytes: int  # the size of any one file written (RLIMIT_FSIZE)
     output_bytes: int  # captured stdout, and stderr, each
+    request_bytes: int = 64 * 2**20  # the body of one request to an allowed endpoint (proxy.py)
 
 
 class ResourceControl:

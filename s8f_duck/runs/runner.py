@@ -168,10 +168,12 @@ def check_inputs(request: RunRequest, public: Path, answers: Path, public_sha256
             raise UnusableInput(_misplaced(request.answers, "--answers", exc)) from None
     if corpus != public_sha256:
         raise UnusableInput(f"--answers {request.answers}: this answer bundle is for another public corpus than "
-                            f"{request.public} (its corpus_sha256 is {corpus}, the corpus's {public_sha256})")  # fmt: skip
+                            f"{request.public} (it is bound to {corpus}, the corpus is {public_sha256})")  # fmt: skip
 
 
-_SCHEMA_NAMES = {CORPUS_SCHEMA: "a public corpus", ANSWERS_SCHEMA: "an answer bundle", SUBMISSION_SCHEMA: "a submission"}
+_SCHEMA_NAMES = {
+    CORPUS_SCHEMA: "a public corpus", ANSWERS_SCHEMA: "an answer bundle", SUBMISSION_SCHEMA: "a submission"
+}  # fmt: skip
 
 
 def _misplaced(path: Path, option: str, problem: UnusableInput) -> str:
@@ -260,8 +262,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             mounts.append(sandbox.Mount(candidate, CANDIDATE_IN_SANDBOX))
         command = list(request.command)
         if request.endpoints:
-            sockets = scratch / "endpoints"
-            sockets.mkdir(mode=0o700)
+            sockets = _socket_directory(scratch, request.endpoints)
             ports = {name: FIRST_ENDPOINT_PORT + i for i, name in enumerate(request.endpoints)}
             env |= {f"S8F_ENDPOINT_{name}": f"http://127.0.0.1:{port}" for name, port in ports.items()}
             mounts += [
@@ -274,7 +275,9 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             relays = [f"{ports[name]}={SOCKETS_IN_SANDBOX}/{name}.sock" for name in request.endpoints]
             command = [interpreter, "-I", "-S", RELAY_IN_SANDBOX, *relays, "--", *command]
         progress.step(f"run {request.name!r} in the sandbox")
-        proxy = EndpointProxy(request.endpoints, scratch / "endpoints", log) if request.endpoints else None
+        proxy = None
+        if request.endpoints:
+            proxy = EndpointProxy(request.endpoints, sockets, log, request.limits.request_bytes)
         if proxy:
             proxy.__enter__()
         try:
@@ -292,6 +295,8 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         if submitted_bytes is not None and submitted_bytes <= most_bytes:
             shutil.copyfile(out / "submission.json", run_dir / "submission.json")
     finally:
+        if (scratch / "endpoints").is_symlink():  # the sockets' short directory (_socket_directory)
+            remove_tree(Path(os.readlink(scratch / "endpoints")))
         remove_tree(scratch)  # whatever shape the candidate left it in
 
     outcome, message = _outcome(ending, submitted_bytes, most_bytes)
@@ -338,9 +343,26 @@ META_TYPES = {
 }  # fmt: skip
 
 
+UNIX_PATH_BYTES = 107  # what a Unix socket's path may hold (sun_path, less its final NUL)
+
+
+def _socket_directory(scratch: Path, endpoints: dict[str, str]) -> Path:
+    """A private directory for the endpoints' sockets: in the scratch directory, or, where a
+    long $TMPDIR would make a socket's path longer than the kernel takes, a short one in
+    /tmp linked from it (removed with the scratch directory's link, below)."""
+    longest = max(len(f"{name}.sock") for name in endpoints)
+    sockets = scratch / "endpoints"
+    if len(os.fsencode(sockets)) + 1 + longest <= UNIX_PATH_BYTES:
+        sockets.mkdir(mode=0o700)
+        return sockets
+    short = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-", dir="/tmp"))
+    (scratch / "endpoints").symlink_to(short)
+    return short
+
+
 def _remove_abandoned_scratch() -> None:
     """Remove sandbox scratch directories whose runner is gone (killed before it could)."""
-    for path in Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"):
+    for path in [*Path(tempfile.gettempdir()).glob(f"{SCRATCH_PREFIX}*"), *Path("/tmp").glob(f"{SCRATCH_PREFIX}*")]:
         pid = path.name.removeprefix(SCRATCH_PREFIX).split("-", 1)[0]
         if pid.isdigit() and not _alive(int(pid)) and path.stat().st_uid == os.getuid():
             remove_tree(path)
