@@ -258,3 +258,48 @@ def test_the_proxy_streams_bodies_and_refuses_one_over_its_limit(tmp_path: Path)
     assert [(r["path"], r["status"]) for r in requests] == [("/upload", 200), ("/upload", 413), ("/upload", 413)]
     assert requests[0]["request_bytes"] == 2**30 and requests[2]["request_bytes"] <= 65 * 2**20
     assert all(size < 64 * 2**20 for path, size in upstream.seen[1:]), upstream.seen
+
+
+@pytest.mark.parametrize("where", ["/out", "/tmp", "/dev/shm"])
+def test_writes_past_the_space_limit_are_recorded_and_never_reach_the_disk(tmp_path: Path, where: str) -> None:
+    """/out, /tmp and /dev/shm are in memory, each of --space-limit: many files or one
+    large one fill it, the run is recorded with limit_hit 'space', and nothing of it was
+    ever on the host's disk ($TMPDIR stays empty throughout)."""
+    code = (
+        "import os\n"
+        f"os.makedirs('{where}/many', exist_ok=True)\n"
+        "try:\n"
+        "    for n in range(100_000):\n"
+        f"        with open(f'{where}/many/{{n}}', 'wb') as f:\n"
+        "            f.write(b'x' * 4096)\n"
+        "except OSError as exc:\n"
+        "    print('stopped:', exc.strerror)\n"
+    )
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "fill", "--space-limit", "8MiB",
+                                              *python_candidate(tmp_path, code)))  # fmt: skip
+    assert result.returncode == 1, result.stderr
+    (row,) = runs_rows(tmp_path)
+    assert (row["outcome"], row["limit_hit"]) == ("limit", "space"), row
+    assert "stopped: No space left on device" in (Path(row["run_dir"]) / "stdout.txt").read_text()
+    assert list((tmp_path / "tmp").iterdir()) == []
+
+
+@pytest.mark.parametrize(("what", "code", "limit_hit"), [
+    ("files in memory", "open('/dev/shm/x', 'wb').write(b'x' * 300 * 2**20)\ntime.sleep(5)\n", "memory"),
+    ("threads", "import threading\n[threading.Thread(target=time.sleep, args=(5,)).start() for _ in range(40)]\n",
+     "processes"),
+])  # fmt: skip
+def test_the_monitor_counts_files_in_memory_and_threads(tmp_path: Path, what: str, code: str, limit_hit: str) -> None:
+    """Where there is no cgroup (S8F_DUCK_SANDBOX_LIMITS=monitor), what the candidate
+    holds in /tmp, /out and /dev/shm is memory, and each thread counts as a process, as
+    a cgroup counts them."""
+    os.environ["S8F_DUCK_SANDBOX_LIMITS"] = "monitor"
+    try:
+        result, _, _ = runner(tmp_path, *run_args(
+            tmp_path, what, "--memory-limit", "200MiB", "--space-limit", "512MiB", "--process-limit", "16",
+            *python_candidate(tmp_path, "import time\n" + code),
+        ))  # fmt: skip
+    finally:
+        del os.environ["S8F_DUCK_SANDBOX_LIMITS"]
+    (row,) = runs_rows(tmp_path)
+    assert (row["limits_enforced_by"], row["limit_hit"]) == ("monitor", limit_hit), (row, result.stderr)

@@ -30,6 +30,9 @@ def run(
     process_limit: Annotated[int, typer.Option(help="Processes (and threads) the candidate may have at once.")] = 256,
     file_limit: Annotated[str, typer.Option(help="Size of any one file the candidate writes.")] = "1GiB",
     output_limit: Annotated[str, typer.Option(help="Captured stdout, and stderr, each; past it the run ends.")] = "16MiB",
+    space_limit: Annotated[
+        str, typer.Option(help="What the candidate may write in /out, and in /tmp and /dev/shm, each (in memory).")
+    ] = "1GiB",
     request_limit: Annotated[
         str, typer.Option(help="The body of one request to an allowed endpoint; a larger one is refused (413).")
     ] = "64MiB",
@@ -53,8 +56,8 @@ def run(
     """Run a candidate in a sandbox, grade and record it.
 
     The bubblewrap sandbox holds only the public corpus (/corpus/public.json), an empty /out
-    for /out/submission.json, an empty /tmp and the mounts asked for, with no network but
-    the allowed endpoints. The submission is graded here, and the run (cost, outcome, grade,
+    for /out/submission.json, an empty /tmp (both in memory, of --space-limit each) and the
+    mounts asked for, with no network but the allowed endpoints. The submission is graded here, and the run (cost, outcome, grade,
     every slice) recorded in the runs database. See docs/runs.md. With -q the summary is
     printed only when the run did not pass.
 
@@ -77,6 +80,7 @@ def run(
             file_bytes=runner.parse_size(file_limit, "--file-limit"),
             output_bytes=runner.parse_size(output_limit, "--output-limit"),
             request_bytes=runner.parse_size(request_limit, "--request-limit"),
+            space_bytes=runner.parse_size(space_limit, "--space-limit"),
         )
         endpoints = dict(runner.parse_endpoint(text) for text in allow_endpoint or [])
         request = runner.RunRequest(

@@ -31,6 +31,12 @@ class Limits:
     file_bytes: int  # the size of any one file written (RLIMIT_FSIZE)
     output_bytes: int  # captured stdout, and stderr, each
     request_bytes: int = 64 * 2**20  # the body of one request to an allowed endpoint (proxy.py)
+    space_bytes: int = 2**30  # each of the sandbox's file systems in memory: /out, /tmp, /dev/shm
+
+
+# The sandbox's file systems in memory (sandbox.py mounts each as a tmpfs of space_bytes):
+# what is written there is memory, and is counted as the candidate's.
+WRITABLE = ("/out", "/tmp", "/dev/shm")
 
 
 class ResourceControl:
@@ -49,14 +55,14 @@ class ResourceControl:
 
     def exceeded(self, pid: int) -> str | None:
         """The limit the sandbox is past now, if any (called every 20 ms)."""
-        tree = _descendants(pid)
-        rss = sum(_rss(p) for p in tree)
+        tree = descendants(pid)
+        rss = sum(_rss(p) for p in tree) + (_in_memory_files(tree[1]) if len(tree) > 1 else 0)
         for p in tree:
             self._cpu_ticks[p] = max(self._cpu_ticks.get(p, 0), _cpu_ticks(p))
         self._peak = max(self._peak, rss)
         if rss > self.limits.memory_bytes:
             self._hit = "memory"
-        elif len(tree) > self.limits.processes + 2:  # bwrap and its init are not the candidate's
+        elif sum(_threads(p) for p in tree) > self.limits.processes + 3:  # bwrap, its init, the collector
             self._hit = "processes"
         return self._hit
 
@@ -90,7 +96,7 @@ class CgroupV1Control(ResourceControl):
         swap = memory / "memory.memsw.limit_in_bytes"
         if swap.exists():
             swap.write_text(str(limits.memory_bytes))
-        (pids / "pids.max").write_text(str(limits.processes + 2))
+        (pids / "pids.max").write_text(str(limits.processes + 3))  # bwrap, its init, the collector
         self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY) for group in (memory, pids, cpu)]
 
     def enter(self) -> None:
@@ -136,7 +142,7 @@ class CgroupV2Control(ResourceControl):
         (group / "memory.max").write_text(str(limits.memory_bytes))
         if (group / "memory.swap.max").exists():
             (group / "memory.swap.max").write_text("0")
-        (group / "pids.max").write_text(str(limits.processes + 2))
+        (group / "pids.max").write_text(str(limits.processes + 3))  # bwrap, its init, the collector
         self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY)]
 
     def enter(self) -> None:
@@ -295,13 +301,34 @@ def _children() -> dict[int, list[int]]:
     return tree
 
 
-def _descendants(pid: int) -> list[int]:
+def descendants(pid: int) -> list[int]:
     tree, found, todo = _children(), [], [pid]
     while todo:
         current = todo.pop()
         found.append(current)
         todo += tree.get(current, [])
     return found
+
+
+def _in_memory_files(inside: int) -> int:
+    """Bytes held by the sandbox's file systems in memory, seen through the root of one of
+    its processes (a tmpfs's pages are memory whoever maps them, and a cgroup counts them)."""
+    used = 0
+    for path in WRITABLE:
+        try:
+            status = os.statvfs(f"/proc/{inside}/root{path}")
+        except OSError:
+            continue
+        used += (status.f_blocks - status.f_bfree) * status.f_frsize
+    return used
+
+
+def _threads(pid: int) -> int:
+    """A process's threads, each of which a pids cgroup counts as a task."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/task"))
+    except OSError:
+        return 0
 
 
 def _cpu_ticks(pid: int) -> int:

@@ -32,7 +32,7 @@ from s8f_duck.pipeline.steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, c
 from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
-from s8f_duck.runs.limits import Limits
+from s8f_duck.runs.limits import WRITABLE, Limits
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import run_root
@@ -244,8 +244,6 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     scratch = Path(tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-"))
     log = RequestLog()
     try:
-        out = scratch / "out"
-        out.mkdir(mode=0o700)
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": "/out",
@@ -256,7 +254,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             "S8F_SPLIT": request.split,
         }
         env |= {name: os.environ[name] for name in request.env_names}
-        mounts = [sandbox.Mount(public, CORPUS_IN_SANDBOX), sandbox.Mount(out, "/out", writable=True)]
+        mounts = [sandbox.Mount(public, CORPUS_IN_SANDBOX)]
         mounts += [sandbox.Mount(path, str(path)) for path in read_only]
         if candidate:
             mounts.append(sandbox.Mount(candidate, CANDIDATE_IN_SANDBOX))
@@ -280,20 +278,19 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             proxy = EndpointProxy(request.endpoints, sockets, log, request.limits.request_bytes)
         if proxy:
             proxy.__enter__()
+        left = Leftovers(request.limits, most_bytes, run_dir / "submission.json")
         try:
             ending = sandbox.run(
                 command, mounts=mounts, env=env, limits=request.limits, stdout_path=run_dir / "stdout.txt",
                 stderr_path=run_dir / "stderr.txt", workdir=CANDIDATE_IN_SANDBOX if candidate else "/out",
+                collect=left.collect,
             )  # fmt: skip
         finally:
             if proxy:
                 proxy.__exit__(None, None, None)
         ended = datetime.now(UTC)
-        if ending.limit_hit is None and _reached_file_limit(out, request.limits.file_bytes):
-            ending.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
-        submitted_bytes = _regular_size(out / "submission.json")
-        if submitted_bytes is not None and submitted_bytes <= most_bytes:
-            shutil.copyfile(out / "submission.json", run_dir / "submission.json")
+        ending.limit_hit = ending.limit_hit or left.limit_hit
+        submitted_bytes = left.submitted_bytes
     finally:
         if (scratch / "endpoints").is_symlink():  # the sockets' short directory (_socket_directory)
             remove_tree(Path(os.readlink(scratch / "endpoints")))
@@ -378,17 +375,43 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _reached_file_limit(out: Path, file_bytes: int) -> bool:
-    return any(size >= file_bytes for size in file_sizes(out))
+class Leftovers:
+    """What the candidate left in the sandbox's file systems, taken while the sandbox is
+    held after the command ended (sandbox.run's collect): the submission's bytes, when it
+    is a regular file within the limit, and the limits its writes reached."""
+
+    def __init__(self, limits: Limits, most_bytes: int, copy_to: Path) -> None:
+        self.limits, self.most_bytes, self.copy_to = limits, most_bytes, copy_to
+        self.submitted_bytes: int | None = None
+        self.limit_hit: str | None = None
+
+    def collect(self, root: Path) -> None:
+        out = root / OUTPUT_IN_SANDBOX.lstrip("/").split("/")[0]
+        if any(size >= self.limits.file_bytes for size in file_sizes(out)):
+            self.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
+        elif any(_full(root / path.lstrip("/")) for path in WRITABLE):
+            self.limit_hit = "space"
+        try:  # the submission, not through a link (O_NOFOLLOW), and only a regular file's bytes
+            fd = os.open(root / OUTPUT_IN_SANDBOX.lstrip("/"), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return
+        with open(fd, "rb") as source:
+            status = os.fstat(source.fileno())
+            if not stat.S_ISREG(status.st_mode):
+                return
+            self.submitted_bytes = status.st_size
+            if status.st_size <= self.most_bytes:
+                with open(self.copy_to, "wb") as copy:
+                    shutil.copyfileobj(source, copy)
 
 
-def _regular_size(path: Path) -> int | None:
-    """The size of a regular file (not through a link), or None: the candidate wrote none."""
+def _full(path: Path) -> bool:
+    """Whether one of the sandbox's file systems in memory is full (less than a page free)."""
     try:
-        status = os.lstat(path)
+        status = os.statvfs(path)
     except OSError:
-        return None
-    return status.st_size if stat.S_ISREG(status.st_mode) else None
+        return False
+    return status.f_bavail * status.f_frsize < 4096
 
 
 def _ungradable(exc: BaseException) -> str:

