@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import CLI, S8F_ANSWERS, S8F_PUBLIC, needs_s8f
+from conftest import CLI, REPO, S8F_ANSWERS, S8F_PUBLIC, needs_s8f
 from test_run import PYTHON, python_candidate, run_args, runs_rows
 
 from s8f_duck.safety import scratch
@@ -303,3 +303,37 @@ def test_the_monitor_counts_files_in_memory_and_threads(tmp_path: Path, what: st
         del os.environ["S8F_DUCK_SANDBOX_LIMITS"]
     (row,) = runs_rows(tmp_path)
     assert (row["limits_enforced_by"], row["limit_hit"]) == ("monitor", limit_hit), (row, result.stderr)
+
+
+DENIED = """
+import ctypes, os, subprocess, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def call(name, number, *args):
+    result = libc.syscall(number, *args)
+    print(name, "denied" if result == -1 and ctypes.get_errno() == 1 else f"allowed ({result})")
+call("unshare", 272, 0x10000000)
+call("clone", 56, 0x10000000 | 17, 0, 0, 0, 0)
+call("mount", 165, b"none", b"/tmp", b"tmpfs", 0, None)
+call("io_uring_setup", 425, 8, ctypes.create_string_buffer(120))
+call("keyctl", 250, 0, 0)
+call("ptrace", 101, 0, 0, 0, 0)
+call("bpf", 321, 0, 0, 0)
+threading.Thread(target=print, args=("a thread runs",)).start()
+print(subprocess.run(["/bin/echo", "a subprocess runs"], capture_output=True, text=True).stdout.strip())
+print("pid 1:", open("/proc/1/cmdline").read().replace("\\0", " "))
+"""
+
+
+@pytest.mark.skipif(os.uname().machine != "x86_64", reason="the seccomp filter is x86-64's")
+def test_what_a_candidate_has_no_use_for_is_denied(tmp_path: Path) -> None:
+    """New namespaces, mounts, io_uring, keyrings, ptrace and bpf fail with EPERM (the
+    seccomp filter, and bwrap's --disable-userns); threads and processes still work; the
+    sandbox's PID 1 shows no host path."""
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "denied", *python_candidate(tmp_path, DENIED)))
+    (row,) = runs_rows(tmp_path)
+    lines = (Path(row["run_dir"]) / "stdout.txt").read_text().splitlines()
+    assert lines[:7] == [f"{name} denied" for name in
+                         ("unshare", "clone", "mount", "io_uring_setup", "keyctl", "ptrace", "bpf")], result.stderr
+    assert "a thread runs" in lines and "a subprocess runs" in lines
+    (pid_one,) = [line for line in lines if line.startswith("pid 1:")]
+    assert str(tmp_path) not in pid_one and "bwrap" not in pid_one and str(REPO) not in pid_one, pid_one

@@ -62,7 +62,7 @@ class ResourceControl:
         self._peak = max(self._peak, rss)
         if rss > self.limits.memory_bytes:
             self._hit = "memory"
-        elif sum(_threads(p) for p in tree) > self.limits.processes + 3:  # bwrap, its init, the collector
+        elif sum(_threads(p) for p in tree) > self.limits.processes + 2:  # bwrap and the collector
             self._hit = "processes"
         return self._hit
 
@@ -96,7 +96,7 @@ class CgroupV1Control(ResourceControl):
         swap = memory / "memory.memsw.limit_in_bytes"
         if swap.exists():
             swap.write_text(str(limits.memory_bytes))
-        (pids / "pids.max").write_text(str(limits.processes + 3))  # bwrap, its init, the collector
+        (pids / "pids.max").write_text(str(limits.processes + 2))  # bwrap and the collector
         self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY) for group in (memory, pids, cpu)]
 
     def enter(self) -> None:
@@ -142,7 +142,7 @@ class CgroupV2Control(ResourceControl):
         (group / "memory.max").write_text(str(limits.memory_bytes))
         if (group / "memory.swap.max").exists():
             (group / "memory.swap.max").write_text("0")
-        (group / "pids.max").write_text(str(limits.processes + 3))  # bwrap, its init, the collector
+        (group / "pids.max").write_text(str(limits.processes + 2))  # bwrap and the collector
         self._procs = [os.open(group / "cgroup.procs", os.O_WRONLY)]
 
     def enter(self) -> None:

@@ -12,6 +12,7 @@ endpoint proxy use it without knowing how it is made (docs/runs.md).
 
 from __future__ import annotations
 
+import fcntl
 import os
 import resource
 import shutil
@@ -24,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from s8f_duck.runs import seccomp
 from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants
 from s8f_duck.safety.errors import UnusableInput
 
@@ -38,9 +40,11 @@ SYSTEM_ETC = (
 # bwrap itself is the sandbox's PID 1, whose /proc/1/environ the candidate can read: it
 # gets none of the runner's environment (API keys, paths), only what --setenv gives.
 BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
-# The collector: the sandbox's command, which runs the candidate's without its descriptors
-# 3 and 4, then kills every other process of the sandbox (kill -1 spares the sandbox's
-# PID 1 and the caller), reports the exit status on 3 and waits for the runner's word on 4.
+# The collector: the sandbox's PID 1, which runs the candidate's command without its
+# descriptors 3 and 4, then kills every other process of the sandbox (kill -1 spares the
+# caller), reports the exit status on 3 and waits for the runner's word on 4. As PID 1 of
+# its namespace it takes no signal from the candidate that it does not handle (SIGKILL
+# included), and when it exits the kernel ends every process left in the sandbox.
 COLLECTOR = (
     '"$@" 3>&- 4<&-; status=$?; kill -s KILL -1 2>/dev/null; '
     'echo "$status" >&3; exec 3>&-; read -r _ <&4; exit "$status"'
@@ -110,11 +114,14 @@ def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str, space
     args = [
         bwrap_path(),
         "--unshare-all",  # user, pid, net, ipc, uts, cgroup
+        "--unshare-user",  # (said again: --disable-userns asks for it by name)
         "--die-with-parent",
+        "--as-pid-1",  # the collector is PID 1: bwrap's own init would show the host's paths in /proc/1/cmdline
         "--new-session",  # no terminal to inject keystrokes into
         "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID),
         "--hostname", "s8f-sandbox",
         "--cap-drop", "ALL",
+        "--disable-userns",  # no user namespace inside: nor any other namespace, then
         *_system_mounts(),
         "--proc", "/proc",
         "--dev", "/dev",
@@ -174,7 +181,14 @@ def run(
     limit), collect(root) is called with the sandbox's root directory as the host sees it
     (/proc/PID/root), while nothing of the command runs any more."""
     control: ResourceControl = control_for(limits)
-    args = [*bwrap_args(mounts, env, workdir, limits.space_bytes), "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
+    filter_read, filter_write = os.pipe()
+    rules = seccomp.program()
+    if rules is not None:
+        os.write(filter_write, rules)  # far less than a pipe holds
+    os.close(filter_write)
+    args = [*bwrap_args(mounts, env, workdir, limits.space_bytes)][:-1]  # (the final "--")
+    args += ["--seccomp", "5"] if rules is not None else []
+    args += ["--", "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
     status_read, status_write = os.pipe()
     release_read, release_write = os.pipe()
 
@@ -182,22 +196,24 @@ def run(
         control.enter()
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.dup2(status_write, 3)
-        os.dup2(release_read, 4)
+        # the collector's pipes at 3 and 4, the filter at 5 (through numbers above them first)
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (status_write, release_read, filter_read)]
+        for number, fd in enumerate(high, start=3):
+            os.dup2(fd, number)
 
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV, pass_fds=(3, 4),
+            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV, pass_fds=(3, 4, 5),
         )  # fmt: skip
     except OSError as exc:
         control.close()
-        for fd in (status_read, status_write, release_read, release_write):
+        for fd in (status_read, status_write, release_read, release_write, filter_read):
             os.close(fd)
         raise SandboxUnavailable(f"cannot start the sandbox: {exc}") from None
-    os.close(status_write)  # the collector's, now
-    os.close(release_read)
+    for fd in (status_write, release_read, filter_read):  # the sandbox's, now
+        os.close(fd)
     os.set_blocking(status_read, False)
     reported = bytearray()  # what the collector wrote on its status pipe
     overflow = {"stdout": threading.Event(), "stderr": threading.Event()}
@@ -266,7 +282,7 @@ def run(
         cpu_seconds=round(cpu, 3),
         peak_memory_bytes=peak,
         output_bytes={name: total[0] for name, total in totals.items()},
-        limits_enforced_by=control.kind,
+        limits_enforced_by=control.kind if rules is not None else f"{control.kind}, no seccomp filter",
     )
 
 
@@ -289,10 +305,10 @@ def _collect(bwrap: int, report: bytes, collect: Callable[[Path], None] | None) 
     if not text.isdigit():
         return None
     deadline = time.monotonic() + 2
-    while (living := _living_below(bwrap)) and len(living) > 2 and time.monotonic() < deadline:
+    while (living := _living_below(bwrap)) and len(living) > 1 and time.monotonic() < deadline:
         time.sleep(0.01)  # the collector's kill -1 is under way
-    if collect is not None and len(living) == 2:  # the sandbox's PID 1 and the collector
-        collect(Path(f"/proc/{living[-1]}/root"))
+    if collect is not None and len(living) == 1:  # the collector alone
+        collect(Path(f"/proc/{living[0]}/root"))
     return int(text)
 
 
