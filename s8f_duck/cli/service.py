@@ -49,6 +49,7 @@ def serve(
     from s8f_duck.runs import runner
     from s8f_duck.safety import paths
     from s8f_duck.service import server as service
+    from s8f_duck.service.connections import server_config
     from s8f_duck.service.teams import load_teams
 
     def start() -> service.Service:
@@ -64,6 +65,7 @@ def serve(
         config = service.ServiceConfig(
             answers=answers, public=public, db=db, teams=load_teams(teams), daily_limit=daily_limit,
             release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
+            teams_path=teams,
         )  # fmt: skip
         return service.Service(config)
 
@@ -81,7 +83,7 @@ def serve(
         if not quiet:
             print(f"s8f-duck serve: http://{host}:{listener.getsockname()[1]}/ (corpus {state.public_sha256[:12]}…, "
                   f"store {db})", file=sys.stderr, flush=True)  # fmt: skip
-        server = uvicorn.Server(uvicorn.Config(service.create_app(state), log_level="warning", access_log=False))
+        server = uvicorn.Server(server_config(service.create_app(state)))
         server.run(sockets=[listener])
     finally:
         state.close()

@@ -17,7 +17,6 @@ import html
 import json
 import os
 import re
-import shutil
 import tempfile
 import threading
 import uuid
@@ -36,6 +35,11 @@ from starlette.routing import Route
 from s8f_duck.grading import grade as grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
+from s8f_duck.safety.scratch import warn
+from s8f_duck.safety.trees import remove_tree
+from s8f_duck.service.connections import BODY_SECONDS
+from s8f_duck.service.teams import load_teams
 
 SUBMISSION_ID = re.compile(r"^[0-9a-f]{32}$")
 PENDING_TYPES = {
@@ -54,6 +58,7 @@ class ServiceConfig:
     release_after: datetime | None = None
     ladder_step: float = 0.01
     max_bytes: int = 64 * 2**20
+    teams_path: Path | None = None  # the teams file, read again when it changes
 
 
 class Service:
@@ -61,6 +66,11 @@ class Service:
 
     def __init__(self, config: ServiceConfig) -> None:
         self.config = config
+        self._teams = config.teams
+        self._teams_stamp: tuple[int, int, int] | None = None
+        if config.teams_path is not None:
+            status = os.stat(config.teams_path)
+            self._teams_stamp = (status.st_mtime_ns, status.st_size, status.st_ino)
         self.public_bytes = config.public.read_bytes()
         self.public_sha256 = hashlib.sha256(self.public_bytes).hexdigest()
         # The bundle is read once, whole and bound to this corpus before anything is served;
@@ -88,7 +98,7 @@ class Service:
     def close(self) -> None:
         self.store.close()
         self.grader.close()
-        shutil.rmtree(self.scratch, ignore_errors=True)
+        remove_tree(self.scratch)
 
     def team_of(self, request: Request) -> str | None:
         header = request.headers.get("authorization", "")
@@ -97,10 +107,30 @@ class Service:
             return None
         digest = hashlib.sha256(token.strip().encode()).hexdigest()
         team = None
-        for known, name in self.config.teams.items():  # every entry compared, in constant time
+        for known, name in self.teams().items():  # every entry compared, in constant time
             if hmac.compare_digest(known, digest):
                 team = name
         return team
+
+    def teams(self) -> dict[str, str]:
+        """The teams, read again when the teams file has changed (a team added by `s8f-duck
+        team` while the service runs can submit at once); a file that no longer reads
+        keeps the teams last read, and says so once on stderr."""
+        path = self.config.teams_path
+        if path is None:
+            return self._teams
+        try:
+            status = os.stat(path)
+            stamp = (status.st_mtime_ns, status.st_size, status.st_ino)
+        except OSError:
+            return self._teams
+        if stamp != self._teams_stamp:
+            self._teams_stamp = stamp
+            try:
+                self._teams = load_teams(path)
+            except UnusableInput as exc:
+                warn(f"the teams file no longer reads; the teams read before are kept: {exc}")
+        return self._teams
 
     def used_today(self, team: str, now: datetime) -> int:
         midnight = now.replace(hour=0, minute=0, second=0, microsecond=0)
@@ -118,8 +148,14 @@ class Service:
             report = self.grader.grade(path, split)
         except UnusableInput as exc:
             return "unusable", str(exc).replace(str(path), "submission"), None, None
+        except (duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
+            # the submission's own doing: answered, stored and counted like any unusable one
+            why = "nested too deeply to be read" if isinstance(exc, RecursionError) else (
+                f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
+            )  # fmt: skip
+            return "unusable", f"submission: {why}", None, None
         finally:
-            shutil.rmtree(directory, ignore_errors=True)
+            remove_tree(directory)
         if not report["corpus_bound"]:
             return "unusable", "submission: corpus_sha256 is not this service's public corpus (GET /corpus)", None, report
         score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
@@ -205,10 +241,14 @@ def create_app(service: Service) -> Starlette:
         if declared is not None and (not declared.isdigit() or int(declared) > config.max_bytes):
             return _error(413, f"a submission is at most {config.max_bytes} bytes")
         body = bytearray()
-        async for chunk in request.stream():
-            body += chunk
-            if len(body) > config.max_bytes:
-                return _error(413, f"a submission is at most {config.max_bytes} bytes")
+        try:
+            with anyio.fail_after(BODY_SECONDS):
+                async for chunk in request.stream():
+                    body += chunk
+                    if len(body) > config.max_bytes:
+                        return _error(413, f"a submission is at most {config.max_bytes} bytes")
+        except TimeoutError:
+            return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
         async with service.team_lock(team):
             now = datetime.now(UTC)
             used = await anyio.to_thread.run_sync(service.used_today, team, now)
