@@ -1,6 +1,6 @@
 """The ground every command stands on: one-line failures and exit statuses (errors.py,
 failures.py), path arguments checked (paths.py, arguments.py), outputs committed all at once
-(commit.py, writers.py), private scratch directories (scratch.py), signals (interrupts.py),
+(commit.py, writers.py), private scratch directories (scratch.py), trees of any shape removed (trees.py), signals (interrupts.py),
 the progress line that failures and signals clear (progress.py), the memory limit
 (memory.py).
 
