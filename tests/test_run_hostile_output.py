@@ -337,3 +337,34 @@ def test_what_a_candidate_has_no_use_for_is_denied(tmp_path: Path) -> None:
     assert "a thread runs" in lines and "a subprocess runs" in lines
     (pid_one,) = [line for line in lines if line.startswith("pid 1:")]
     assert str(tmp_path) not in pid_one and "bwrap" not in pid_one and str(REPO) not in pid_one, pid_one
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the runner is not root here: the sandbox runs as its own user anyway")
+def test_a_root_runner_gives_the_candidate_no_more_than_an_unprivileged_user(tmp_path: Path) -> None:
+    """As root, the sandbox runs as an unprivileged host user: in a directory given with
+    --ro, a root-only file (0600) and a root-only directory (0700) stay closed, though
+    root could read them, while what anyone may read is read."""
+    cache = tmp_path / "model-cache"
+    cache.mkdir(mode=0o755)
+    cache.chmod(0o755)
+    for name, mode in (("readme", 0o644), ("token", 0o600)):
+        (cache / name).write_text(f"{name}\n")
+        (cache / name).chmod(mode)
+    (cache / "private").mkdir(mode=0o700)
+    (cache / "private" / "key").write_text("key\n")
+    (cache / "private" / "key").chmod(0o644)
+    code = (
+        "for name in ('readme', 'token', 'private/key'):\n"
+        "    try:\n"
+        f"        print(open('{cache}/' + name).read().strip())\n"
+        "    except PermissionError:\n"
+        "        print(name, 'denied')\n"
+    )
+    result, _, _ = runner(tmp_path, *run_args(tmp_path, "root", "--ro", cache, *python_candidate(tmp_path, code)))
+    (row,) = runs_rows(tmp_path)
+    assert (Path(row["run_dir"]) / "stdout.txt").read_text().splitlines() == [
+        "readme", "token denied", "private/key denied"
+    ], result.stderr  # fmt: skip
+    assert not list(Path("/tmp").glob("s8f-duck-sandbox-*-stage-*")) or all(
+        p.stat().st_mtime < time.time() - 3600 for p in Path("/tmp").glob("s8f-duck-sandbox-*-stage-*")
+    )  # the staging directory went with the run

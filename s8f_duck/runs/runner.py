@@ -261,6 +261,8 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         command = list(request.command)
         if request.endpoints:
             sockets = _socket_directory(scratch, request.endpoints)
+            if (user := sandbox.host_user()) is not None:
+                os.chown(sockets, user, user)  # the sandbox's user connects to the sockets in it
             ports = {name: FIRST_ENDPOINT_PORT + i for i, name in enumerate(request.endpoints)}
             env |= {f"S8F_ENDPOINT_{name}": f"http://127.0.0.1:{port}" for name, port in ports.items()}
             mounts += [

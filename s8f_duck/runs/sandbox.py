@@ -12,12 +12,14 @@ endpoint proxy use it without knowing how it is made (docs/runs.md).
 
 from __future__ import annotations
 
+import ctypes
 import fcntl
 import os
 import resource
 import shutil
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -28,8 +30,14 @@ from typing import BinaryIO
 from s8f_duck.runs import seccomp
 from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.trees import remove_tree
 
 SANDBOX_UID = 65534  # the candidate is "nobody" inside its user namespace, never root
+# A runner that is root runs the sandbox as this unprivileged host user, never as root
+# mapped to nobody (which could read whatever root can under a mount).
+HOST_USER_ENV = "S8F_DUCK_SANDBOX_UID"
+DEFAULT_HOST_USER = 65534
+CLONE_NEWNS, MS_BIND, MS_REC, MS_PRIVATE = 0x00020000, 0x1000, 0x4000, 0x40000
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # The least of /etc that programs need to start: the dynamic loader's cache, users and
 # groups for getpwuid, the alternatives' symlinks, time zone, locale and CA certificates.
@@ -109,6 +117,17 @@ def _system_mounts() -> list[str]:
     return args
 
 
+def host_user() -> int | None:
+    """The host uid the sandbox runs as when the runner is root ($S8F_DUCK_SANDBOX_UID, by
+    default 65534); None when it is not root (the sandbox then runs as the runner's user)."""
+    if os.geteuid() != 0:
+        return None
+    text = os.environ.get(HOST_USER_ENV, str(DEFAULT_HOST_USER))
+    if not text.isdigit() or int(text) == 0:
+        raise UnusableInput(f"${HOST_USER_ENV}={text!r}: give the number of an unprivileged user (not 0)")
+    return int(text)
+
+
 def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str, space_bytes: int = 2**30) -> list[str]:
     """The sandbox's bwrap options, before the command."""
     args = [
@@ -140,17 +159,71 @@ def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str, space
 def check_available() -> None:
     """Make a trivial sandbox, or say what is missing and how to fix it."""
     args = bwrap_args([], {"PATH": "/usr/bin:/bin"}, "/")
+    user = host_user()
     try:
-        done = subprocess.run([*args, "true"], capture_output=True, text=True, timeout=30, check=False, env=BWRAP_ENV)
+        done = subprocess.run(
+            [*args, "true"], capture_output=True, text=True, timeout=30, check=False, env=BWRAP_ENV,
+            preexec_fn=None if user is None else lambda: _become(user),
+        )  # fmt: skip
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SandboxUnavailable(f"cannot start the bubblewrap sandbox ({args[0]}): {exc}") from None
     if done.returncode != 0:
         why = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        if user is not None:
+            raise SandboxUnavailable(
+                f"cannot make a bubblewrap sandbox as user {user} (${HOST_USER_ENV}; a root runner never runs one "
+                f"as root): {why}; that user must be able to run {args[0]} (install bubblewrap system-wide: "
+                "apt-get install bubblewrap) and to make user namespaces"
+            )  # fmt: skip
         raise SandboxUnavailable(
             f"cannot make a bubblewrap sandbox here ({why}); it needs unprivileged user namespaces "
             "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0, and on Ubuntu "
             "kernel.apparmor_restrict_unprivileged_userns=0)"
         )
+
+
+def _become(user: int) -> None:
+    """In the child before bwrap runs: the unprivileged host user, with no other group."""
+    os.setgroups([])
+    os.setresgid(user, user, user)
+    os.setresuid(user, user, user)
+
+
+class Stage:
+    """For a root runner, whose sandbox runs as an unprivileged user who may not reach the
+    mounts' sources (under /root, in a 0700 directory): each source bind-mounted onto a
+    mount point of a directory that user may pass through (0711), in a mount namespace of
+    the child that becomes bwrap, so that the host never sees these mounts. Through them
+    the user reaches each source, and inside it only what its own rights allow: a 0600
+    file of root's stays closed."""
+
+    def __init__(self, mounts: Sequence[Mount]) -> None:
+        # in /tmp itself, which the user may pass through (the run's own temporary directory
+        # is 0700); named as the runner's scratch is, so that a killed runner's is removed
+        self.directory = Path(tempfile.mkdtemp(prefix=f"s8f-duck-sandbox-{os.getpid()}-stage-", dir="/tmp"))
+        self.directory.chmod(0o711)
+        self.mounts: list[Mount] = []
+        self._binds: list[tuple[bytes, bytes]] = []
+        for number, mount in enumerate(mounts):
+            point = self.directory / str(number)
+            if mount.source.is_dir():
+                point.mkdir()
+            else:
+                point.touch()
+            self.mounts.append(Mount(point, mount.target, mount.writable))
+            self._binds.append((os.fsencode(mount.source), os.fsencode(point)))
+        self._libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the child only calls it
+
+    def enter(self) -> None:
+        """In the child, as root still: a private mount namespace, and the sources bound."""
+        if self._libc.unshare(CLONE_NEWNS) != 0 or self._libc.mount(None, b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+            raise OSError(ctypes.get_errno(), "cannot make a mount namespace for the sandbox's mounts")
+        for source, point in self._binds:
+            if self._libc.mount(source, point, None, MS_BIND | MS_REC, None) != 0:
+                raise OSError(ctypes.get_errno(), f"cannot stage {os.fsdecode(source)}")
+
+    def close(self) -> None:
+        remove_tree(self.directory)  # mount points only: the mounts were the child's
 
 
 def _capture(stream: BinaryIO, path: Path, cap: int, over: threading.Event, total: list[int]) -> None:
@@ -180,39 +253,67 @@ def run(
     started outlives this call. When the command has ended (not when it was killed at a
     limit), collect(root) is called with the sandbox's root directory as the host sees it
     (/proc/PID/root), while nothing of the command runs any more."""
+    user = host_user()
+    stage = Stage(mounts) if user is not None and mounts else None
+    try:
+        return _run(command, mounts=stage.mounts if stage else mounts, env=env, limits=limits, stdout_path=stdout_path,
+                    stderr_path=stderr_path, workdir=workdir, collect=collect, user=user, stage=stage)  # fmt: skip
+    finally:
+        if stage is not None:
+            stage.close()
+
+
+def _run(
+    command: Sequence[str],
+    *,
+    mounts: Sequence[Mount],
+    env: dict[str, str],
+    limits: Limits,
+    stdout_path: Path,
+    stderr_path: Path,
+    workdir: str = "/",
+    collect: Callable[[Path], None] | None = None,
+    user: int | None,
+    stage: Stage | None,
+) -> Ending:
     control: ResourceControl = control_for(limits)
     filter_read, filter_write = os.pipe()
     rules = seccomp.program()
     if rules is not None:
         os.write(filter_write, rules)  # far less than a pipe holds
     os.close(filter_write)
-    args = [*bwrap_args(mounts, env, workdir, limits.space_bytes)][:-1]  # (the final "--")
-    args += ["--seccomp", "5"] if rules is not None else []
-    args += ["--", "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
     status_read, status_write = os.pipe()
     release_read, release_write = os.pipe()
+    args = bwrap_args(mounts, env, workdir, limits.space_bytes)[:-1]  # (its "--")
+    args += ["--seccomp", "5"] if rules is not None else []
+    args += ["--", "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
+    given = (status_write, release_read, filter_read)
 
     def in_child() -> None:  # between fork and exec: only system calls, no locks
         control.enter()
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         # the collector's pipes at 3 and 4, the filter at 5 (through numbers above them first)
-        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (status_write, release_read, filter_read)]
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in given]
         for number, fd in enumerate(high, start=3):
             os.dup2(fd, number)
+        if stage is not None:
+            stage.enter()
+        if user is not None:
+            _become(user)
 
     started = time.monotonic()
     try:
         proc = subprocess.Popen(
             args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV, pass_fds=(3, 4, 5),
+            start_new_session=True, preexec_fn=in_child, env=BWRAP_ENV, pass_fds=range(3, 3 + len(given)),
         )  # fmt: skip
-    except OSError as exc:
+    except (OSError, subprocess.SubprocessError) as exc:  # (an error in in_child: the latter)
         control.close()
-        for fd in (status_read, status_write, release_read, release_write, filter_read):
+        for fd in (status_read, release_write, *given):
             os.close(fd)
         raise SandboxUnavailable(f"cannot start the sandbox: {exc}") from None
-    for fd in (status_write, release_read, filter_read):  # the sandbox's, now
+    for fd in given:  # the sandbox's, now
         os.close(fd)
     os.set_blocking(status_read, False)
     reported = bytearray()  # what the collector wrote on its status pipe
