@@ -368,3 +368,21 @@ def test_a_root_runner_gives_the_candidate_no_more_than_an_unprivileged_user(tmp
     assert not list(Path("/tmp").glob("s8f-duck-sandbox-*-stage-*")) or all(
         p.stat().st_mtime < time.time() - 3600 for p in Path("/tmp").glob("s8f-duck-sandbox-*-stage-*")
     )  # the staging directory went with the run
+
+
+def test_a_submission_that_would_need_decoding_in_python_is_bounded(tmp_path: Path) -> None:
+    """A lone surrogate escape sends a reading to Go's decoding in Python, which costs some
+    fifty times the file's size: past 16 MiB such a submission is refused, in seconds and
+    without the memory."""
+    code = (
+        "import json\n"
+        "answers = [{'id': f'issue-{n}', 'labels': ['x' * 200]} for n in range(100_000)]\n"
+        "text = json.dumps({'schema': 'fak-microcontext-submission/1', 'answers': answers})\n"
+        "open('/out/submission.json', 'w').write(text.replace('xxxx', '\\\\ud800', 1))\n"
+    )
+    result, seconds, peak = runner(tmp_path, *run_args(tmp_path, "surrogate", "--submission-limit", "64MiB",
+                                                       *python_candidate(tmp_path, code)))  # fmt: skip
+    (row,) = runs_rows(tmp_path)
+    assert row["outcome"] == "unusable_submission", (row, result.stderr)
+    assert "needs Go's decoding in Python" in row["message"] and "at most 16 MiB" in row["message"], row["message"]
+    assert seconds < 60 and peak < 2 * 2**30, (seconds, peak)

@@ -149,11 +149,24 @@ def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str)
 DOCUMENT_MEMORY_FACTOR = 12  # DuckDB needs about this many bytes of memory per byte of one JSON document
 
 
+# Decoding in Python costs some fifty times a file's size in memory: an answer bundle or a
+# submission that needs it (a lone surrogate escape, invalid UTF-8, a key that only Go's
+# Unicode folding matches; never one that freeze wrote) is decoded so up to this size, and
+# refused beyond it, so that no submission can take a grader's memory that way.
+PYTHON_DECODING_BYTES = 16 * 2**20
+
+
 def _read_document(
-    con: duckdb.DuckDBPyConnection, path: Path, kind: str, check: str | None, schema: Any, go_decoding: bool = False
+    con: duckdb.DuckDBPyConnection,
+    path: Path,
+    kind: str,
+    check: str | None,
+    schema: Any,
+    go_decoding: bool = False,
+    python_most: int | None = None,
 ) -> None:
     """`{kind}_document`: the file's top-level fields, by DuckDB or else (or with
-    go_decoding) as Go decodes it into `schema`.
+    go_decoding) as Go decodes it into `schema`, for a file of at most python_most bytes.
 
     A JSON document is parsed whole, so for a large one the memory limit is raised for
     the read (to about 4 GB for a 100,000-record public corpus) and then restored."""
@@ -164,6 +177,11 @@ def _read_document(
         if raise_limit:
             con.execute(f"SET memory_limit = '{needed_mb}MB'")
         if go_decoding or not _read(con, path, f"{kind}/{kind}_document", check):
+            if python_most is not None and path.is_file() and path.stat().st_size > python_most:
+                raise UnusableInput(
+                    f"{path}: it needs Go's decoding in Python (a lone surrogate escape, invalid UTF-8 or a key in "
+                    f"another letter case), which is done for files of at most {python_most // 2**20} MiB"
+                )  # fmt: skip
             _fill(con, "document_json", [(0, read_json_file(path, schema))])
             run_steps(con, [f"{kind}/decoded/{kind}_document"])
             con.execute("DROP TABLE document_json")
@@ -320,7 +338,8 @@ def _load_checked_answers(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     folded = strict is not None and strict.folded_keys
     if not read or folded:
         drop(con, "bundle_document", "bundle_decoding", "bundle_items")
-        _read_document(con, path, "bundle", "bundle/bundle_decoding", BUNDLE_SCHEMA, go_decoding=folded)
+        _read_document(con, path, "bundle", "bundle/bundle_decoding", BUNDLE_SCHEMA, go_decoding=folded,
+                       python_most=PYTHON_DECODING_BYTES)  # fmt: skip
         run_steps(con, BUNDLE_STEPS[:1])
     run_steps(con, BUNDLE_STEPS[1:3])
     _raise_first_problem(con, path, "bundle_problems")
