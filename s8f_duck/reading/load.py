@@ -108,6 +108,8 @@ def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | No
     con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
     try:
         run_steps(con, [step] if check is None else [step, check])
+    except duckdb.OutOfMemoryException:
+        raise  # not a file DuckDB refuses: decoding it in Python would take more memory still
     except (duckdb.Error, UnicodeError):  # (DuckDB's message may quote bytes that are not UTF-8)
         return False
     return check is None or not next(iter(rows(con, f"SELECT * FROM {Path(check).name}")[0].values()))
