@@ -386,3 +386,19 @@ def test_a_submission_that_would_need_decoding_in_python_is_bounded(tmp_path: Pa
     assert row["outcome"] == "unusable_submission", (row, result.stderr)
     assert "needs Go's decoding in Python" in row["message"] and "at most 16 MiB" in row["message"], row["message"]
     assert seconds < 60 and peak < 2 * 2**30, (seconds, peak)
+
+
+def test_files_past_the_files_limit_end_the_run(tmp_path: Path) -> None:
+    """Empty files take no space but each takes memory: their number in /out, /tmp and
+    /dev/shm together is bounded (--files-limit), and the run is ended and recorded."""
+    code = (
+        "import os, time\n"
+        "for n in range(5_000):\n"
+        "    open(f'/tmp/{n}', 'w').close()\n"
+        "time.sleep(10)\n"
+    )
+    result, seconds, _ = runner(tmp_path, *run_args(tmp_path, "files", "--files-limit", "1000",
+                                                    *python_candidate(tmp_path, code)))  # fmt: skip
+    (row,) = runs_rows(tmp_path)
+    assert (row["outcome"], row["limit_hit"]) == ("limit", "files"), (row, result.stderr)
+    assert seconds < 8, seconds  # ended at the limit, not at the candidate's own end

@@ -33,6 +33,9 @@ def run(
     space_limit: Annotated[
         str, typer.Option(help="What the candidate may write in /out, and in /tmp and /dev/shm, each (in memory).")
     ] = "1GiB",
+    files_limit: Annotated[
+        int, typer.Option(help="Files and directories the candidate may make in /out, /tmp and /dev/shm together.")
+    ] = 100_000,
     request_limit: Annotated[
         str, typer.Option(help="The body of one request to an allowed endpoint; a larger one is refused (413).")
     ] = "64MiB",
@@ -81,6 +84,7 @@ def run(
             output_bytes=runner.parse_size(output_limit, "--output-limit"),
             request_bytes=runner.parse_size(request_limit, "--request-limit"),
             space_bytes=runner.parse_size(space_limit, "--space-limit"),
+            files=files_limit,
         )
         endpoints = dict(runner.parse_endpoint(text) for text in allow_endpoint or [])
         request = runner.RunRequest(

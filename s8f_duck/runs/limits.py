@@ -32,6 +32,7 @@ class Limits:
     output_bytes: int  # captured stdout, and stderr, each
     request_bytes: int = 64 * 2**20  # the body of one request to an allowed endpoint (proxy.py)
     space_bytes: int = 2**30  # each of the sandbox's file systems in memory: /out, /tmp, /dev/shm
+    files: int = 100_000  # files and directories in those file systems together
 
 
 # The sandbox's file systems in memory (sandbox.py mounts each as a tmpfs of space_bytes):
@@ -313,14 +314,24 @@ def descendants(pid: int) -> list[int]:
 def _in_memory_files(inside: int) -> int:
     """Bytes held by the sandbox's file systems in memory, seen through the root of one of
     its processes (a tmpfs's pages are memory whoever maps them, and a cgroup counts them)."""
-    used = 0
+    return sum(bytes_used for bytes_used, _ in _writable_usage(inside))
+
+
+def files_in_memory(inside: int) -> int:
+    """Files, directories and links in the sandbox's file systems in memory, together."""
+    return sum(files for _, files in _writable_usage(inside))
+
+
+def _writable_usage(inside: int) -> list[tuple[int, int]]:
+    """(bytes, inodes) in use in each of the sandbox's file systems in memory."""
+    usage = []
     for path in WRITABLE:
         try:
             status = os.statvfs(f"/proc/{inside}/root{path}")
         except OSError:
             continue
-        used += (status.f_blocks - status.f_bfree) * status.f_frsize
-    return used
+        usage.append(((status.f_blocks - status.f_bfree) * status.f_frsize, status.f_files - status.f_ffree))
+    return usage
 
 
 def _threads(pid: int) -> int:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from s8f_duck.runs import seccomp
-from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants
+from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants, files_in_memory
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.trees import remove_tree
 
@@ -329,6 +329,7 @@ def _run(
     deadline = started + limits.wall_seconds
     rusage = None
     collected_status: int | None = None
+    collector: int | None = None
     try:
         while True:
             pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
@@ -340,10 +341,12 @@ def _run(
                 os.close(release_write)  # the collector exits, and the sandbox with it
                 release_write = -1
                 continue
+            collector = collector or _first_child(proc.pid)  # the sandbox's PID 1, once it is there
             limit_hit = (
                 "wall_time" if time.monotonic() > deadline
                 else next((name for name, event in overflow.items() if event.is_set()), None)
                 or control.exceeded(proc.pid)
+                or ("files" if collector and files_in_memory(collector) > limits.files else None)
             )  # fmt: skip
             if limit_hit:
                 _kill(proc.pid, control)
@@ -411,6 +414,15 @@ def _collect(bwrap: int, report: bytes, collect: Callable[[Path], None] | None) 
     if collect is not None and len(living) == 1:  # the collector alone
         collect(Path(f"/proc/{living[0]}/root"))
     return int(text)
+
+
+def _first_child(pid: int) -> int | None:
+    """The process that pid started, if it is there yet (for bwrap: the sandbox's PID 1)."""
+    try:
+        children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:  # a kernel without that file: the slower way
+        children = descendants(pid)[1:2]
+    return children[0] if children else None
 
 
 def _living_below(pid: int) -> list[int]:
