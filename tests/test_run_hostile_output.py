@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import CLI, REPO, S8F_ANSWERS, S8F_PUBLIC, needs_s8f
@@ -42,6 +43,16 @@ def runner(tmp_path: Path, *args: str | Path) -> tuple[subprocess.CompletedProce
     *lines, peak = result.stderr.rstrip("\n").split("\n")
     result.stderr = "".join(line + "\n" for line in lines)
     return result, seconds, int(peak) * 1024
+
+
+def run_candidate(
+    tmp_path: Path, name: str, code: str, *options: str
+) -> tuple[subprocess.CompletedProcess[str], float, int, dict[str, Any]]:
+    """`code` run as a candidate named `name` with the options: the runner's result, wall
+    seconds and peak memory, and the run's one row."""
+    result, seconds, peak = runner(tmp_path, *run_args(tmp_path, name, *options, *python_candidate(tmp_path, code)))
+    (row,) = runs_rows(tmp_path)
+    return result, seconds, peak, row
 
 
 def test_an_empty_object_as_submission_is_recorded(tmp_path: Path) -> None:
@@ -275,10 +286,8 @@ def test_writes_past_the_space_limit_are_recorded_and_never_reach_the_disk(tmp_p
         "except OSError as exc:\n"
         "    print('stopped:', exc.strerror)\n"
     )
-    result, _, _ = runner(tmp_path, *run_args(tmp_path, "fill", "--space-limit", "8MiB",
-                                              *python_candidate(tmp_path, code)))  # fmt: skip
+    result, _, _, row = run_candidate(tmp_path, "fill", code, "--space-limit", "8MiB")
     assert result.returncode == 1, result.stderr
-    (row,) = runs_rows(tmp_path)
     assert (row["outcome"], row["limit_hit"]) == ("limit", "space"), row
     assert "stopped: No space left on device" in (Path(row["run_dir"]) / "stdout.txt").read_text()
     assert list((tmp_path / "tmp").iterdir()) == []
@@ -380,9 +389,7 @@ def test_a_submission_that_would_need_decoding_in_python_is_bounded(tmp_path: Pa
         "text = json.dumps({'schema': 'fak-microcontext-submission/1', 'answers': answers})\n"
         "open('/out/submission.json', 'w').write(text.replace('xxxx', '\\\\ud800', 1))\n"
     )
-    result, seconds, peak = runner(tmp_path, *run_args(tmp_path, "surrogate", "--submission-limit", "64MiB",
-                                                       *python_candidate(tmp_path, code)))  # fmt: skip
-    (row,) = runs_rows(tmp_path)
+    result, seconds, peak, row = run_candidate(tmp_path, "surrogate", code, "--submission-limit", "64MiB")
     assert row["outcome"] == "unusable_submission", (row, result.stderr)
     assert "needs Go's decoding in Python" in row["message"] and "at most 16 MiB" in row["message"], row["message"]
     assert seconds < 60 and peak < 2 * 2**30, (seconds, peak)
@@ -397,8 +404,6 @@ def test_files_past_the_files_limit_end_the_run(tmp_path: Path) -> None:
         "    open(f'/tmp/{n}', 'w').close()\n"
         "time.sleep(10)\n"
     )
-    result, seconds, _ = runner(tmp_path, *run_args(tmp_path, "files", "--files-limit", "1000",
-                                                    *python_candidate(tmp_path, code)))  # fmt: skip
-    (row,) = runs_rows(tmp_path)
+    result, seconds, _, row = run_candidate(tmp_path, "files", code, "--files-limit", "1000")
     assert (row["outcome"], row["limit_hit"]) == ("limit", "files"), (row, result.stderr)
     assert seconds < 8, seconds  # ended at the limit, not at the candidate's own end

