@@ -18,18 +18,27 @@ def raw_bytes(records: list[dict[str, Any]], replace: dict[bytes, bytes]) -> byt
     return data
 
 
-def test_repeated_key_keeps_the_last_value(tmp_path: Path) -> None:
+def freeze_refused(tmp_path: Path, data: bytes) -> str:
+    raw = tmp_path / "raw.json"
+    raw.write_bytes(data)
+    out = [tmp_path / f"{name}.json" for name in ("public", "answers", "report")]
+    result = run_cli("freeze", raw, "--public", out[0], "--answers", out[1], "--report", out[2], "--source", "s",
+                     "--min-records", "1")  # fmt: skip
+    assert result.returncode == 2 and not out[0].exists(), result.stderr
+    return result.stderr
+
+
+def test_a_repeated_key_is_refused(tmp_path: Path) -> None:
+    """Go decodes a repeat into what the first one built: not emulated, refused (docs/format.md §1)."""
     records = [issue(1, "FIRST", "see #2"), issue(2, "two"), issue(3, "three")]
     data = raw_bytes(records, {b'"title": "FIRST"': b'"title": "first #3", "title": "last"'})
-    art = freeze_dump(tmp_path, data)
-    assert record(art, 1)["title"] == "last"
-    assert answer(art, 1)["references"] == [2]
+    assert "record 0, field 'title': 'title' repeats the field 'title'" in freeze_refused(tmp_path, data)
 
 
-def test_repeated_label_name_keeps_the_last_value(tmp_path: Path) -> None:
+def test_a_repeated_label_name_is_refused(tmp_path: Path) -> None:
     records = [issue(1, labels=["placeholder"]), issue(2), issue(3)]
     data = raw_bytes(records, {b'{"name": "placeholder"}': b'{"name": "first", "name": "last"}'})
-    assert answer(freeze_dump(tmp_path, data), 1)["labels"] == ["last"]
+    assert "field 'labels[0].name'" in freeze_refused(tmp_path, data)
 
 
 def test_invalid_utf8_and_lone_surrogates_become_replacement_characters(tmp_path: Path) -> None:
@@ -57,17 +66,16 @@ def grade_text(tmp_path: Path, answers: Path, text: str) -> dict[str, Any]:
     return json.loads((tmp_path / "g.json").read_text())
 
 
-def test_submission_repeated_keys_keep_the_last_value(tmp_path: Path) -> None:
+def test_submission_repeated_fields_are_refused_and_repeated_map_keys_keep_the_last(tmp_path: Path) -> None:
     records = [issue(n, f"Issue {n}", state="OPEN") for n in (9, 10)]  # both land in test
     art = freeze_dump(tmp_path, records)
     answers = tmp_path / "answers.json"
     submission = json.dumps({**art["answers"], "schema": "fak-microcontext-submission/1"})
-    wrong_then_right = submission.replace('"state": "OPEN"', '"state": "CLOSED", "state": "OPEN"')
-    right_then_wrong = submission.replace('"state": "OPEN"', '"state": "OPEN", "state": "CLOSED"')
-    assert grade_text(tmp_path, answers, wrong_then_right)["quality_pass"] is True
-    graded = grade_text(tmp_path, answers, right_then_wrong)
-    assert (graded["false_positive_facts"], graded["false_negative_facts"]) == (2, 2)
-    counts = submission.replace('"OPEN": 2', '"OPEN": 7, "OPEN": 2')
+    for repeated in ('"state": "CLOSED", "state": "OPEN"', '"state": "OPEN", "state": "CLOSED"'):
+        (tmp_path / "sub.json").write_text(submission.replace('"state": "OPEN"', repeated))
+        result = run_cli("grade", "--answers", answers, "--submission", tmp_path / "sub.json")
+        assert result.returncode == 2 and "repeats the field 'state'" in result.stderr, result.stderr
+    counts = submission.replace('"OPEN": 2', '"OPEN": 7, "OPEN": 2')  # a map's key: the last counts, as in Go
     assert grade_text(tmp_path, answers, counts)["aggregate_errors"] == 0
 
 

@@ -287,8 +287,6 @@ NOT_A_DUMP: dict[str, tuple[bytes, str]] = {
                                    "record 1 is a GitHub REST issue object but record 0 is a `gh issue list --json` record"),
     "a mix of forms in lines": (lines_text([rest_objects([issue(1)])[0], issue(2)]).encode(),
                                 "record 1 is a `gh issue list --json` record but record 0 is a GitHub REST issue object"),
-    "both forms' keys": (json.dumps([{**issue(1), "created_at": "2026-01-01T00:00:00Z"}]).encode(),
-                         "record 0 has the keys of both forms"),
     "pages, then an object": ((pages_text(rest_objects([issue(n) for n in range(1, 40)]), 10)
                                + json.dumps(rest_objects([issue(99)])[0])).encode(),
                               "value 8 is object where value 0 is array"),

@@ -13,6 +13,7 @@ from conftest import REPO, S8F_PUBLIC, needs_s8f, run_cli
 from s8f_duck.pipeline import steps
 from s8f_duck.reading import load
 from s8f_duck.reading.gojson import dumps
+from s8f_duck.safety.errors import UnusableInput
 
 RECORD = {"id": "issue-7", "split": "test", "number": 7, "title": "t", "body": "", "created_at": "2026-01-01T00:00:00Z",
           "updated_at": "2026-01-01T00:00:00Z", "url": "u", "state": "OPEN", "labels": None, "closed_at": None,
@@ -71,29 +72,42 @@ def test_demo_corpus_is_read_in_two_parts(tmp_path: Path, monkeypatch: pytest.Mo
         # records not last
         '{\n  "schema": "fak-microcontext-corpus/1",\n  "records": [\n    RECORD\n  ],\n  "source": "s",\n'
         '  "frozen_at": "2026-01-01T00:00:00Z"\n}\n',
-        # a record that repeats a key (Go keeps the last value; DuckDB refuses it)
-        '{\n  "schema": "fak-microcontext-corpus/1",\n  "source": "s",\n  "frozen_at": "2026-01-01T00:00:00Z",\n'
-        '  "records": [\n    RECORD_TWICE\n  ]\n}\n',
-        # a second records key: the last one counts
-        '{\n  "schema": "fak-microcontext-corpus/1",\n  "source": "s",\n  "records": [1],\n'
-        '  "frozen_at": "2026-01-01T00:00:00Z",\n  "records": [\n    RECORD\n  ]\n}\n',
     ],
-    ids=["records not last", "repeated key", "records twice"],
+    ids=["records not last"],
 )
 def test_other_shapes_load_alike(tmp_path: Path, text: str) -> None:
     record = dumps(RECORD).strip()
     path = tmp_path / "public.json"
-    path.write_text(text.replace("RECORD_TWICE", record[:-1] + ',"title": "last"}').replace("RECORD", record))
+    path.write_text(text.replace("RECORD", record))
     with steps.connect() as con:
         header = load.load_public(con, path)
         (title,) = con.execute("SELECT title FROM raw_issues").fetchall()[0]
     assert header["records"] == 1 and header["source"] == "s"
-    assert title == ("last" if "TWICE" in text else "t")
-    # records not last still splits; a repeated key or a second records key is read whole
+    assert title == "t"
+    # records not last still splits
     con = steps.connect()
     steps.run_steps(con, ["macros"])
     split = load._read_split(con, path, "public", "records", "public_records", 2, load.PUBLIC_STEPS[1:3])
     assert split == text.startswith('{\n  "schema": "fak-microcontext-corpus/1",\n  "records"')
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "schema": "fak-microcontext-corpus/1",\n  "source": "s",\n  "frozen_at": "2026-01-01T00:00:00Z",\n'
+        '  "records": [\n    RECORD_TWICE\n  ]\n}\n',
+        '{\n  "schema": "fak-microcontext-corpus/1",\n  "source": "s",\n  "records": [1],\n'
+        '  "frozen_at": "2026-01-01T00:00:00Z",\n  "records": [\n    RECORD\n  ]\n}\n',
+    ],
+    ids=["a record's key twice", "records twice"],
+)
+def test_a_repeated_field_is_refused(tmp_path: Path, text: str) -> None:
+    """Go decodes a repeated field into what the first one built: refused (docs/format.md §1)."""
+    record = dumps(RECORD).strip()
+    path = tmp_path / "public.json"
+    path.write_text(text.replace("RECORD_TWICE", record[:-1] + ',"title": "last"}').replace("RECORD", record))
+    with steps.connect() as con, pytest.raises(UnusableInput, match="repeats the field"):
+        load.load_public(con, path)
 
 
 @pytest.mark.parametrize(

@@ -232,7 +232,8 @@ def _simple_upper(c: str) -> str:
 
 
 # A schema: the Go value a document is decoded into. STRUCT fields by name; LIST of one
-# schema; MAP (keys kept as they are); ANY (objects become dicts, the last repeated key winning).
+# schema, a field given twice (under any spelling Go matches) refused; MAP (keys kept as they
+# are, the last repeated key winning, as Go's map decoding does); ANY (objects become dicts, likewise).
 ANY: Any = None
 MAP = "map"
 
@@ -255,15 +256,16 @@ def _convert(value: Any, schema: Any, path: list[int | str]) -> Any:
         return value
     if not isinstance(schema, dict):  # a map, or any object: keys as they are, the last one winning
         return {_LONE_SURROGATE.sub("\ufffd", k): _convert(v, ANY, [*path, k]) for k, v in value}
-    fields, folded, out = schema["fields"], schema["folded"], {}
+    fields, folded, out, given = schema["fields"], schema["folded"], {}, {}
     for key, item in value:
         name = key if key in fields else folded.get(go_fold(_LONE_SURROGATE.sub("\ufffd", key)))
         if name is None:
             continue  # a key Go ignores
-        if item is None and out.get(name) is not None:
-            raise JSONInputError(
-                f"{key!r} repeats the field {name!r} with null (Go would keep or drop the earlier value by the "
-                "field's Go type: refused)", [*path, name], syntax=False)  # fmt: skip
+        if name in given:  # Go decodes a repeat into what the first one built (merging): refused
+            earlier = "" if given[name] == key else f" (given as {given[name]!r} before)"
+            raise JSONInputError(f"{key!r} repeats the field {name!r}{earlier}: a repeated field is refused",
+                                 [*path, name], syntax=False)  # fmt: skip
+        given[name] = key
         out[name] = _convert(item, fields[name], [*path, name])
     return out
 

@@ -121,11 +121,13 @@ def _sample(text: str, whole: bool) -> _Sample:
 
 
 def _form_of(record: Any) -> str | None:
-    """'gh', 'rest', 'both' (keys of each) or None (an object with neither's, or no object)."""
+    """'gh', 'rest' or None (an object with neither's keys, or no object). gh's keys decide:
+    a gh record that also carries a key named like a REST field is gh's, whose reader (as
+    the original's) ignores keys it does not know; where it lies in the file does not
+    matter."""
     if not isinstance(record, dict):
         return None
-    gh, rest = any(k in record for k in GH_KEYS), any(k in record for k in REST_KEYS)
-    return "both" if gh and rest else "gh" if gh else "rest" if rest else None
+    return "gh" if any(k in record for k in GH_KEYS) else "rest" if any(k in record for k in REST_KEYS) else None
 
 
 def _detect(path: Path, plain: Path, input_format: str) -> Dump:
@@ -164,9 +166,6 @@ def _forms(path: Path, records: list[Any]) -> list[str | None]:
     """Each record's form (_form_of); UnusableInput when they mix forms."""
     forms = [_form_of(r) for r in records]
     for i, form in enumerate(forms):
-        if form == "both":
-            raise UnusableInput(f"{path}: record {i} has the keys of both forms ({GH_KEYS[0]} and {REST_KEYS[1]}): "
-                                f"{EXPECTED}")  # fmt: skip
         if form is not None and forms[0] is not None and form != forms[0]:
             raise UnusableInput(f"{path}: record {i} is {FORM_NAMES[form]} but record 0 is {FORM_NAMES[forms[0]]}: "
                                 f"a dump holds one form ({EXPECTED})")  # fmt: skip

@@ -34,8 +34,8 @@ PIECE_BYTES = 32 << 20
 _ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw])
 _KEYED_ELEMENTS = msgspec.json.Decoder(list[dict[str, msgspec.Raw] | None])
 # Bytes without which no key can fold to a field name but by ASCII case (which DuckDB's
-# reader matches itself): the lead bytes of ſ, ı, İ and the Kelvin sign, and an escape.
-_FOLD_BYTES = (b"\xc5", b"\xc4", b"\xe2", b"\\u")
+# reader matches itself): ſ, ı, İ and the Kelvin sign in UTF-8, and an escape.
+_FOLD_BYTES = (b"\xc5\xbf", b"\xc4\xb1", b"\xc4\xb0", b"\xe2\x84\xaa", b"\\u")
 _KEYED = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ANY = msgspec.json.Decoder(msgspec.Raw)
 

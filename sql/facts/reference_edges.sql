@@ -5,7 +5,7 @@
 -- pattern that starts with a class makes RE2 step through every byte, while splitting at
 -- '#' is a fast scan. Each piece after a '#' cites its leading 1-7 digits (followed by
 -- a word boundary) when the piece before is empty (the '#' starts the text or follows
--- another '#') or does not end in [[:alnum:]_ſK] (RE2's class is ASCII, but (?i) folds it:
+-- another '#') or does not end in [[:alnum:]_ſK] (RE2's class is ASCII, but (?i) folds it:
 -- ſ (U+017F) and the Kelvin sign (U+212A) are s and k to it; RE2 searches a
 -- pattern anchored at the end backwards, where right(piece, 1) counts every character
 -- of the piece). Most pieces do not start with a digit, so that is tested first,
@@ -21,7 +21,7 @@ WITH pieces AS (
 cited AS (
     SELECT number, unnest(list_transform(p[2:], lambda after, i:
         CASE WHEN NOT (left(after, 1) BETWEEN '0' AND '9') THEN NULL
-            WHEN p[i] = '' OR NOT regexp_matches(p[i], '[[:alnum:]_ſK]$')
+            WHEN p[i] = '' OR NOT regexp_matches(p[i], '[[:alnum:]_ſK]$')
                 THEN regexp_extract(after, '^([0-9]{1,7})\b', 1)
         END)) AS digits
     FROM pieces
