@@ -29,6 +29,8 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "leaderboard": steps.LEADERBOARD_STEPS,
     "serve": (*steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
     "facts": steps.FACT_STEPS,
+    "adjudicate packet": steps.PACKET_STEPS,
+    "adjudicate agree": steps.AGREEMENT_STEPS,
     "load a raw dump": load.RAW_STEPS,
     "load a public corpus": load.PUBLIC_STEPS,
     "load an answer bundle": load.BUNDLE_STEPS,

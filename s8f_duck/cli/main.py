@@ -20,7 +20,7 @@ from typing import NoReturn
 
 import typer
 
-from s8f_duck.cli import board, corpus, grading, runs, service
+from s8f_duck.cli import adjudication, board, corpus, grading, runs, service
 from s8f_duck.cli.app import app, fail
 
 # The commands, in the order `s8f-duck --help` lists them.
@@ -36,6 +36,7 @@ app.command()(service.serve)
 app.command()(service.team)
 app.command()(service.submit)
 app.command()(board.leaderboard)
+app.add_typer(adjudication.adjudicate, name="adjudicate")
 
 
 def _app_for(args: list[str]) -> typer.Typer:

@@ -88,6 +88,20 @@ BASELINE_STEPS: tuple[str, ...] = (
     "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", "freeze/labels", "freeze/label_lists", *FACT_STEPS
 )
 
+# adjudicate packet: the public corpus loaded as raw_issues -> its splits, by freeze's own
+# SQL -> the records a packet holds.
+PACKET_STEPS: tuple[str, ...] = (
+    "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", *TEXT_FACT_STEPS, "adjudication/packet_records"
+)
+
+# adjudicate agree: packet_units (record_index, id), adjudicated_labels (adjudicator, id,
+# field, value) and the variables agreement_resamples, agreement_seed -> the bootstrap's
+# weights, pairwise agreement and kappa, alpha, and the figures with their intervals.
+AGREEMENT_STEPS: tuple[str, ...] = (
+    "adjudication/agreement_weights", "adjudication/pair_agreement", "adjudication/field_alpha",
+    "adjudication/agreement",
+)
+
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
     "macros/grading",

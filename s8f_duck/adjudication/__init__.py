@@ -1,0 +1,6 @@
+"""Facts no rule can derive: a rubric of fields to judge (rubric.py), a packet of public
+records to judge (packet.py), the labels people and models give them (labels.py), and how
+far the adjudicators agree (agreement.py, sql/adjudication). docs/adjudication.md.
+
+May import: reading, pipeline, safety.
+"""

@@ -1,0 +1,100 @@
+"""`s8f-duck adjudicate agree`: how far the adjudicators agree, per field: how many records
+each labelled, raw agreement and Cohen's kappa for every pair, Krippendorff's alpha over
+all, each with a seeded 95% bootstrap interval over the packet's records (the SQL of
+steps.AGREEMENT_STEPS). A set-valued field's label is its whole set (nominal)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from s8f_duck.adjudication.labels import Labels, read_labels
+from s8f_duck.adjudication.packet import Packet, read_packet
+from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.safety.errors import UnusableInput
+
+SET_SEPARATOR = " + "  # between the labels of a set-valued field's one nominal label
+
+
+def agreement(
+    packet_path: Path, labels_paths: Sequence[Path], resamples: int = 2000, seed: int = 0
+) -> dict[str, Any]:
+    """The agreement document: per adjudicator the records labelled per field, and the
+    figures (agreement.sql's rows)."""
+    if resamples < 1:
+        raise UnusableInput(f"--resamples {resamples}: need at least 1")
+    if not -(2**63) <= seed < 2**63:
+        raise UnusableInput(f"--seed {seed}: must fit in 64 bits")
+    packet = read_packet(packet_path)
+    everyone = [read_labels(path, packet) for path in labels_paths]
+    names = [labels.adjudicator for labels in everyone]
+    if len(everyone) < 2:
+        raise UnusableInput("give the labels of at least two adjudicators")
+    if len(set(names)) != len(names):
+        repeated = next(n for n in names if names.count(n) > 1)
+        raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
+                            f"{repeated!r} is named by another labels file too")  # fmt: skip
+    return {
+        "packet_sha256": packet.sha256,
+        "resamples": resamples,
+        "seed": seed,
+        "adjudicators": [_labelled(packet, labels) for labels in everyone],
+        "figures": figures(packet, everyone, resamples, seed),
+    }
+
+
+def figures(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: int) -> list[dict[str, Any]]:
+    with connect() as con:
+        units = [(k, record["id"]) for k, record in enumerate(packet.records)]
+        create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR"}, units)
+        labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values))
+                    for labels in everyone for (record_id, field), values in labels.labels.items()]  # fmt: skip
+        columns = {"adjudicator": "VARCHAR", "id": "VARCHAR", "field": "VARCHAR", "value": "VARCHAR"}
+        con.register("_labels", _arrow(labelled, list(columns)))
+        con.execute("CREATE TABLE adjudicated_labels AS SELECT * FROM _labels")
+        con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
+        con.execute("SET VARIABLE agreement_seed = ?", [seed])
+        run_steps(con, AGREEMENT_STEPS)
+        return rows(con, "SELECT * FROM agreement")
+
+
+def _arrow(values: list[tuple[str, ...]], names: list[str]) -> Any:
+    import pyarrow as pa
+
+    return pa.table({name: [row[i] for row in values] for i, name in enumerate(names)})
+
+
+def _labelled(packet: Packet, labels: Labels) -> dict[str, Any]:
+    counts = {field.name: 0 for field in packet.rubric.fields}
+    for _, field in labels.labels:
+        counts[field] += 1
+    return {"name": labels.adjudicator, "kind": labels.kind, "file": str(labels.path), "labelled": counts}
+
+
+def to_text(document: dict[str, Any], fmt: str) -> str:
+    """The figures as a table, JSON or CSV."""
+    if fmt == "json":
+        return json.dumps(document, indent=2)
+    names = ["field", "statistic", "adjudicators", "records", "value", "low", "high", "resamples"]
+    data = [[row[n] for n in names] for row in document["figures"]]
+    if fmt == "csv":
+        import csv
+        import io
+
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(names)
+        writer.writerows(["" if v is None else v for v in row] for row in data)
+        return buffer.getvalue().rstrip("\n")
+    header = ["adjudicator", "kind", *document["adjudicators"][0]["labelled"]]
+    who = [[a["name"], a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
+    cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
+                      for row in data]]  # fmt: skip
+    return _aligned([header, *who]) + "\n\n" + _aligned(cells)
+
+
+def _aligned(cells: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells)

@@ -1,0 +1,76 @@
+"""`s8f-duck adjudicate ...`: facts no rule can derive (docs/adjudication.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from s8f_duck.cli.app import Quiet, TableFormat, Verbose, guarded, say
+from s8f_duck.safety.progress import Progress
+
+adjudicate = typer.Typer(
+    help="Facts no rule can derive: a rubric, a packet of records to judge, labels by people and "
+    "models, and how far they agree. See docs/adjudication.md.",
+    no_args_is_help=True,
+)
+
+
+@adjudicate.command()
+def packet(
+    public: Annotated[Path, typer.Option(help="The public corpus to take the records from.")],
+    rubric: Annotated[Path, typer.Option(help="The rubric (RUBRIC.toml): the fields to judge.")],
+    records: Annotated[int, typer.Option(help="How many records of each split.")],
+    output: Annotated[Path, typer.Option(help="Where to write the packet (JSON).")],
+    splits: Annotated[str, typer.Option(help="The splits to take records from, comma-separated.")] = "tune,test",
+    min_body_bytes: Annotated[int, typer.Option(help="Leave out records whose body is shorter.")] = 0,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Choose the records to adjudicate and write them with the rubric.
+
+    Of each split, the records with the lowest SHA-256 of the corpus digest and their id:
+    the same packet from the same corpus, whatever its order. The packet holds only public
+    text and binds the corpus's and the rubric's digests; its own SHA-256 identifies it.
+
+    \b
+    Exit status:
+      0  written
+      2  an unusable corpus, rubric or option (one line names it)
+    """
+    from s8f_duck.adjudication.packet import make_packet
+
+    progress = Progress.for_options("adjudicate packet", quiet=quiet, verbose=verbose)
+    chosen = tuple(s.strip() for s in splits.split(","))
+    digest, count = guarded("adjudicate packet", lambda: make_packet(
+        public, rubric, output, records, chosen, min_body_bytes, progress))  # fmt: skip
+    progress.done()
+    say(quiet, f"wrote {count} records to {output}\npacket sha256 {digest}")
+
+
+@adjudicate.command()
+def agree(
+    packet: Annotated[Path, typer.Argument(metavar="PACKET", help="The packet the labels are for.")],
+    labels: Annotated[list[Path], typer.Argument(metavar="LABELS...", help="Labels files (JSON, or CSV).")],
+    format: Annotated[TableFormat, typer.Option("--format", help="How to print the figures.")] = TableFormat.table,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples over the records.")] = 2000,
+    seed: Annotated[int, typer.Option(help="The bootstrap's seed: the same seed, the same figures.")] = 0,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """How far the adjudicators agree, per field.
+
+    How many records each labelled; raw agreement and Cohen's kappa for every pair;
+    Krippendorff's alpha (nominal) over all, missing labels allowed; each with a seeded
+    95% bootstrap interval over the packet's records.
+
+    \b
+    Exit status:
+      0  printed
+      2  an unusable packet or labels file (one line names the file, record and field)
+    """
+    from s8f_duck.adjudication.agreement import agreement, to_text
+
+    document = guarded("adjudicate agree", lambda: agreement(packet, labels, resamples, seed))
+    print(to_text(document, format.value))
