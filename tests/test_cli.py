@@ -21,7 +21,13 @@ from processes import DEMO, cli, environment, freeze_args, frozen_demo
 
 from s8f_duck.cli.main import app
 
-COMMANDS = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+TOP = typer.main.get_command(app).commands  # type: ignore[attr-defined]
+# Every command that runs, a group's by "group command" (adjudicate packet).
+COMMANDS = {
+    **{name: command for name, command in TOP.items() if not hasattr(command, "commands")},
+    **{f"{name} {sub}": command for name, group in TOP.items() if hasattr(group, "commands")
+       for sub, command in group.commands.items()},
+}  # fmt: skip
 FREEZE_STEPS = [
     "read the dump",
     "derive the splits, facts and answers",
@@ -45,13 +51,13 @@ def triple(out: Path) -> list[str | Path]:
 
 def test_every_command_is_covered() -> None:
     assert set(COMMANDS) == {"freeze", "grade", "verify", "baseline", "explore", "sql", "run", "runs", "serve",
-                             "team", "submit", "leaderboard"}  # fmt: skip
+                             "team", "submit", "leaderboard", "adjudicate packet", "adjudicate agree"}  # fmt: skip
 
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_help_lists_choices_and_exit_codes(command: str, flag: str, tmp_path: Path) -> None:
-    result = cli(command, flag, tmpdir=tmp_path)
+    result = cli(*command.split(), flag, tmpdir=tmp_path)
     assert result.returncode == 0, result.stderr
     text = result.stdout
     assert text.startswith(f"Usage: s8f-duck {command} ")
@@ -104,7 +110,7 @@ def test_top_level_help(tmp_path: Path) -> None:
         assert result.returncode in (0, 2)  # without arguments: the help, as a usage error
         text = result.stdout or result.stderr
         assert "Exit status:" in text and "S8F_DUCK_MEMORY_LIMIT" in text
-        assert all(f"  {name} " in text for name in COMMANDS)
+        assert all(f"  {name} " in text for name in TOP)
         assert "SPEC" not in text
 
 
@@ -386,7 +392,7 @@ def test_the_command_that_runs_is_built_alone_and_behaves_the_same(name: str) ->
     from s8f_duck.cli.main import _app_for
 
     alone = _app_for([name, "-h"])
-    assert alone is not app and len(alone.registered_commands) == 1
+    assert alone is not app and len(alone.registered_commands) + len(alone.registered_groups) == 1
     assert _app_for(["-h"]) is app and _app_for(["no-such-command"]) is app
     runner = CliRunner()
     for args in ([name, "-h"], [name, "--no-such-option"]):

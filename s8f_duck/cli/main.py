@@ -45,10 +45,11 @@ def _app_for(args: list[str]) -> typer.Typer:
     tenth of a small grade), and the others are not used. Anything else (the top-level
     help, --version, a mistyped command) gets the whole application."""
     chosen = [c for c in app.registered_commands if args and _command_name(c) == args[0]]
-    if not chosen:
+    group = [g for g in app.registered_groups if args and g.name == args[0]]  # (adjudicate ...)
+    if not chosen and not group:
         return app
     one = copy.copy(app)
-    one.registered_commands = chosen
+    one.registered_commands, one.registered_groups = chosen, group
     return one
 
 
