@@ -13,6 +13,7 @@ from typing import Any
 from s8f_duck.adjudication.labels import Labels, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.safety.errors import UnusableInput
 
 SET_SEPARATOR = " + "  # between the labels of a set-valued field's one nominal label
@@ -80,21 +81,9 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
     names = ["field", "statistic", "adjudicators", "records", "value", "low", "high", "resamples"]
     data = [[row[n] for n in names] for row in document["figures"]]
     if fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(names)
-        writer.writerows(["" if v is None else v for v in row] for row in data)
-        return buffer.getvalue().rstrip("\n")
+        return csv_text(names, data)
     header = ["adjudicator", "kind", *document["adjudicators"][0]["labelled"]]
     who = [[a["name"], a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
     cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
                       for row in data]]  # fmt: skip
-    return _aligned([header, *who]) + "\n\n" + _aligned(cells)
-
-
-def _aligned(cells: list[list[str]]) -> str:
-    widths = [max(len(row[i]) for row in cells) for i in range(len(cells[0]))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells)
+    return aligned([header, *who]) + "\n\n" + aligned(cells)

@@ -29,6 +29,7 @@ import duckdb
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.pipeline.steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, create_table, run_steps
+from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
@@ -508,14 +509,5 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
     if fmt == "json":
         return json.dumps([dict(zip(names, row)) for row in data], default=str, indent=2)
     if fmt == "csv":
-        import csv
-        import io
-
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(names)
-        writer.writerows(["" if v is None else v for v in row] for row in data)
-        return buffer.getvalue().rstrip("\n")
-    cells = [list(names)] + [["" if v is None else str(v) for v in row] for row in data]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(names))]
-    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells)
+        return csv_text(names, data)
+    return aligned([list(names)] + [["" if v is None else str(v) for v in row] for row in data])
