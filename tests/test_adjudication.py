@@ -227,3 +227,30 @@ def test_kappa_and_alpha_equal_scikit_learn_and_krippendorff_on_random_label_set
                 assert got[("alpha", "all")] == pytest.approx(expected_alpha, abs=1e-6)
                 checked += 1
     assert checked > 300
+
+
+@needs_s8f
+def test_confusion_and_the_records_they_disagree_on_as_a_packet(packet: Path, tmp_path: Path) -> None:
+    """Each pair's confusion counts the records both labelled; the records with differing
+    labels become a packet of their own, which labels can be given for like any other."""
+    first = labels_file(tmp_path / "a.json", packet, "model-a",
+                        labelled(packet, lambda k, f: "yes" if f["name"] == "actionable" else None))  # fmt: skip
+    second = labels_file(tmp_path / "b.json", packet, "model-b",
+                         labelled(packet, lambda k, f: ("no" if k < 7 else "yes") if f["name"] == "actionable" else None))
+    further = tmp_path / "further.json"
+    result = run_cli("adjudicate", "agree", packet, first, second, "--format", "json", "--resamples", "20",
+                     "--disagreements", further)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    document = json.loads(result.stdout)
+    confusion = {(c["label_a"], c["label_b"]): c["records"] for c in document["confusion"]}
+    assert confusion == {("yes", "no"): 7, ("yes", "yes"): 73}
+    ids = [r["id"] for r in json.loads(packet.read_text())["records"][:7]]
+    assert [d["id"] for d in document["disagreements"]] == ids
+    subset = json.loads(further.read_text())
+    assert [r["id"] for r in subset["records"]] == ids
+    assert subset["from_packet_sha256"] == document["packet_sha256"]
+    third = labels_file(tmp_path / "c.json", further, "person-c",
+                        labelled(further, lambda k, f: "yes" if f["name"] == "actionable" else None), kind="person")
+    fourth = labels_file(tmp_path / "d.json", further, "person-d",
+                         labelled(further, lambda k, f: "yes" if f["name"] == "actionable" else None), kind="person")
+    assert run_cli("adjudicate", "agree", further, third, fourth, "--resamples", "5").returncode == 0

@@ -14,7 +14,11 @@ from s8f_duck.adjudication.labels import Labels, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.pipeline.text_tables import aligned, csv_text
+from s8f_duck.reading.gojson import dumps
+from s8f_duck.reading.load import read_json_file
+from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.writers import write_text
 
 SET_SEPARATOR = " + "  # between the labels of a set-valued field's one nominal label
 
@@ -37,16 +41,24 @@ def agreement(
         repeated = next(n for n in names if names.count(n) > 1)
         raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
                             f"{repeated!r} is named by another labels file too")  # fmt: skip
+    tables = _tables(packet, everyone, resamples, seed)
     return {
         "packet_sha256": packet.sha256,
         "resamples": resamples,
         "seed": seed,
         "adjudicators": [_labelled(packet, labels) for labels in everyone],
-        "figures": figures(packet, everyone, resamples, seed),
+        "figures": tables["agreement"],
+        "confusion": tables["pair_confusion"],
+        "disagreements": [{"id": row["id"], "fields": row["fields"]} for row in tables["disagreements"]],
     }
 
 
 def figures(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: int) -> list[dict[str, Any]]:
+    """The agreement figures alone (agreement.sql's rows)."""
+    return _tables(packet, everyone, resamples, seed)["agreement"]
+
+
+def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     with connect() as con:
         units = [(k, record["id"]) for k, record in enumerate(packet.records)]
         create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR"}, units)
@@ -58,7 +70,7 @@ def figures(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
         run_steps(con, AGREEMENT_STEPS)
-        return rows(con, "SELECT * FROM agreement")
+        return {name: rows(con, f"SELECT * FROM {name}") for name in ("agreement", "pair_confusion", "disagreements")}
 
 
 def _arrow(values: list[tuple[str, ...]], names: list[str]) -> Any:
@@ -86,4 +98,24 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
     who = [[a["name"], a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
     cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
                       for row in data]]  # fmt: skip
-    return aligned([header, *who]) + "\n\n" + aligned(cells)
+    confusion = [["field", "pair", "first gave", "second gave", "records"],
+                 *[[c["field"], f"{c['a']} ~ {c['b']}", c["label_a"], c["label_b"], str(c["records"])]
+                   for c in document["confusion"]]]  # fmt: skip
+    disagreed = f"records they disagree on: {len(document['disagreements'])}"
+    return "\n\n".join([aligned([header, *who]), aligned(cells), aligned(confusion), disagreed])
+
+
+def write_disagreements(document: dict[str, Any], packet_path: Path, output: Path) -> int:
+    """A packet of the records the adjudicators disagree on (the same rubric and digests,
+    and the packet it came from), for a further adjudicator; how many it holds."""
+    packet = read_json_file(packet_path)
+    wanted = {d["id"] for d in document["disagreements"]}
+    outputs = Outputs([output])
+    try:
+        subset = {**packet, "from_packet_sha256": document["packet_sha256"],
+                  "records": [r for r in packet["records"] if r["id"] in wanted]}  # fmt: skip
+        write_text(outputs.temp_for(output), dumps(subset))
+        outputs.commit()
+    finally:
+        outputs.discard()
+    return len(subset["records"])

@@ -37,8 +37,9 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     if not isinstance(document, dict) or document.get("schema") != LABELS_SCHEMA:
         raise UnusableInput(f"{path}: not a labels file: expected an object with schema {LABELS_SCHEMA!r}")
     if document.get("packet_sha256") != packet.sha256:
+        given = document.get("packet_sha256")
         raise UnusableInput(f"{path}: these labels are for another packet than {packet.path} "
-                            f"(packet_sha256 {document.get('packet_sha256')!r}, the packet's {packet.sha256})")  # fmt: skip
+                            f"(packet_sha256 {given!r}, the packet's {packet.sha256})")  # fmt: skip
     who = document.get("adjudicator")
     if not (isinstance(who, dict) and isinstance(who.get("name"), str) and who["name"].strip()
             and who.get("kind") in KINDS):  # fmt: skip
@@ -86,7 +87,8 @@ def _checked(path: Path, packet: Packet, name: str, kind: str, entries: list[Any
             raise UnusableInput(f"{where}: values must be a non-empty array of labels")
         outside = [v for v in values if v not in field.values]
         if outside:
-            raise UnusableInput(f"{where}: {outside[0]!r} is not one of the rubric's labels ({', '.join(field.values)})")
+            allowed = ", ".join(field.values)
+            raise UnusableInput(f"{where}: {outside[0]!r} is not one of the rubric's labels ({allowed})")
         if len(set(values)) != len(values) or (not field.multi and len(values) > 1):
             raise UnusableInput(f"{where}: {'one label' if not field.multi else 'each label once'}, not {values}")
         evidence = entry.get("evidence", [])

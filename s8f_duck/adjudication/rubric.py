@@ -76,7 +76,8 @@ def parse_rubric(document: dict[str, Any], data: bytes, path: Path) -> Rubric:
 def _field(table: dict[str, Any], where: str) -> Field:
     unknown = set(table) - FIELD_KEYS
     if unknown:
-        raise UnusableInput(f"{where}: unknown key {sorted(unknown)[0]!r} (a field has {', '.join(sorted(FIELD_KEYS))})")
+        keys = ", ".join(sorted(FIELD_KEYS))
+        raise UnusableInput(f"{where}: unknown key {sorted(unknown)[0]!r} (a field has {keys})")
     name = table.get("name")
     if not isinstance(name, str) or not NAME.match(name):
         raise UnusableInput(f"{where}: name must be lower-case letters, digits and _, starting with a letter, "

@@ -56,6 +56,10 @@ def agree(
     format: Annotated[TableFormat, typer.Option("--format", help="How to print the figures.")] = TableFormat.table,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples over the records.")] = 2000,
     seed: Annotated[int, typer.Option(help="The bootstrap's seed: the same seed, the same figures.")] = 0,
+    disagreements: Annotated[
+        Path | None,
+        typer.Option(help="Also write the records they disagree on as a packet, for a further adjudicator."),
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -63,14 +67,24 @@ def agree(
 
     How many records each labelled; raw agreement and Cohen's kappa for every pair;
     Krippendorff's alpha (nominal) over all, missing labels allowed; each with a seeded
-    95% bootstrap interval over the packet's records.
+    95% bootstrap interval over the packet's records; each pair's confusion table; and how
+    many records they disagree on (--disagreements writes them as a packet).
 
     \b
     Exit status:
       0  printed
       2  an unusable packet or labels file (one line names the file, record and field)
     """
-    from s8f_duck.adjudication.agreement import agreement, to_text
+    from s8f_duck.adjudication.agreement import agreement, to_text, write_disagreements
+    from s8f_duck.safety import arguments
 
-    document = guarded("adjudicate agree", lambda: agreement(packet, labels, resamples, seed))
+    def go() -> dict:
+        arguments.check({"PACKET": packet, **{f"LABELS {n + 1}": p for n, p in enumerate(labels)}},
+                        {"--disagreements": disagreements})  # fmt: skip
+        return agreement(packet, labels, resamples, seed)
+
+    document = guarded("adjudicate agree", go)
+    if disagreements is not None:
+        count = guarded("adjudicate agree", lambda: write_disagreements(document, packet, disagreements))
+        say(quiet, f"wrote the {count} records they disagree on to {disagreements}", to_stderr=True)
     print(to_text(document, format.value))

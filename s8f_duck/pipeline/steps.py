@@ -96,10 +96,11 @@ PACKET_STEPS: tuple[str, ...] = (
 
 # adjudicate agree: packet_units (record_index, id), adjudicated_labels (adjudicator, id,
 # field, value) and the variables agreement_resamples, agreement_seed -> the bootstrap's
-# weights, pairwise agreement and kappa, alpha, and the figures with their intervals.
+# weights, pairwise agreement and kappa, alpha, the figures with their intervals, the
+# confusion of each pair and the records they disagree on.
 AGREEMENT_STEPS: tuple[str, ...] = (
     "adjudication/agreement_weights", "adjudication/pair_agreement", "adjudication/field_alpha",
-    "adjudication/agreement",
+    "adjudication/agreement", "adjudication/pair_confusion", "adjudication/disagreements",
 )
 
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
