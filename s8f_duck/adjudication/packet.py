@@ -31,12 +31,11 @@ class Packet:
     rubric: Rubric
     records: list[dict[str, Any]]  # id, split, number, title, body
 
-    def record(self, record_id: str) -> dict[str, Any] | None:
-        return self._by_id.get(record_id)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_by_id", {r["id"]: r for r in self.records})  # once: every label looks one up
 
-    @property
-    def _by_id(self) -> dict[str, dict[str, Any]]:
-        return {r["id"]: r for r in self.records}
+    def record(self, record_id: str) -> dict[str, Any] | None:
+        return self._by_id.get(record_id)  # type: ignore[attr-defined]
 
 
 def make_packet(

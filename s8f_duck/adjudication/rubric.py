@@ -66,14 +66,15 @@ def parse_rubric(document: dict[str, Any], data: bytes, path: Path) -> Rubric:
     fields: list[Field] = []
     for k, table in enumerate(tables):
         line = lines[k] if k < len(lines) else "?"
-        fields.append(_field(table, f"{path}: field {k + 1} (line {line})"))
+        fields.append(_field(table, path, k + 1, line))
         if [f.name for f in fields].count(fields[-1].name) > 1:
             raise UnusableInput(f"{path}: field {k + 1} {fields[-1].name!r} (line {line}): the name is given to an "
                                 "earlier field too")  # fmt: skip
     return Rubric(tuple(fields), hashlib.sha256(data).hexdigest())
 
 
-def _field(table: dict[str, Any], where: str) -> Field:
+def _field(table: dict[str, Any], path: Path, number: int, line: int | str) -> Field:
+    where = f"{path}: field {number} (line {line})"
     unknown = set(table) - FIELD_KEYS
     if unknown:
         keys = ", ".join(sorted(FIELD_KEYS))
@@ -82,7 +83,7 @@ def _field(table: dict[str, Any], where: str) -> Field:
     if not isinstance(name, str) or not NAME.match(name):
         raise UnusableInput(f"{where}: name must be lower-case letters, digits and _, starting with a letter, "
                             f"at most 32: got {name!r}")  # fmt: skip
-    where = f"{where[: where.rindex(' (')]} {name!r}{where[where.rindex(' ('):]}"
+    where = f"{path}: field {number} {name!r} (line {line})"
     question = table.get("question")
     if not isinstance(question, str) or not question.strip():
         raise UnusableInput(f"{where}: question must be a non-empty string")

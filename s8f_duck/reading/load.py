@@ -21,13 +21,14 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import memory_limit, memory_limit_mb, register, rows, run_steps
+from s8f_duck.pipeline.steps import memory_limit_mb, register, rows, run_steps
 from s8f_duck.reading import gojson
 from s8f_duck.reading.gojson import ANY, MAP, list_of, struct
 from s8f_duck.reading.split import array_member_span, array_parts, copy_range
 from s8f_duck.reading.strictness import StrictCheck
 from s8f_duck.reading.typed_check import TypedCheck
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.memory import memory_limit
 from s8f_duck.safety.scratch import scratch_directory
 
 RAW_STEPS = ("raw/raw_fields", "raw/raw_issues", "raw/raw_problems")

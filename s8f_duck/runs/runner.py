@@ -41,7 +41,8 @@ from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.trees import file_sizes, remove_tree
 
 CORPUS_IN_SANDBOX = "/corpus/public.json"
-OUTPUT_IN_SANDBOX = "/out/submission.json"
+OUT_IN_SANDBOX = "/out"
+OUTPUT_IN_SANDBOX = f"{OUT_IN_SANDBOX}/submission.json"
 CANDIDATE_IN_SANDBOX = "/candidate"
 RELAY_IN_SANDBOX = "/run/s8f/relay.py"
 SOCKETS_IN_SANDBOX = "/run/s8f/endpoints"
@@ -247,7 +248,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     try:
         env = {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
-            "HOME": "/out",
+            "HOME": OUT_IN_SANDBOX,
             "LANG": "C.UTF-8",
             "S8F_PUBLIC": CORPUS_IN_SANDBOX,
             "S8F_PUBLIC_SHA256": public_sha256,
@@ -285,7 +286,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         try:
             ending = sandbox.run(
                 command, mounts=mounts, env=env, limits=request.limits, stdout_path=run_dir / "stdout.txt",
-                stderr_path=run_dir / "stderr.txt", workdir=CANDIDATE_IN_SANDBOX if candidate else "/out",
+                stderr_path=run_dir / "stderr.txt", workdir=CANDIDATE_IN_SANDBOX if candidate else OUT_IN_SANDBOX,
                 collect=left.collect,
             )  # fmt: skip
         finally:
@@ -389,7 +390,7 @@ class Leftovers:
         self.limit_hit: str | None = None
 
     def collect(self, root: Path) -> None:
-        out = root / OUTPUT_IN_SANDBOX.lstrip("/").split("/")[0]
+        out = root / OUT_IN_SANDBOX.lstrip("/")
         if any(size >= self.limits.file_bytes for size in file_sizes(out)):
             self.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
         elif any(_full(root / path.lstrip("/")) for path in WRITABLE):
