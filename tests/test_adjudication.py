@@ -229,6 +229,65 @@ def test_kappa_and_alpha_equal_scikit_learn_and_krippendorff_on_random_label_set
     assert checked > 300
 
 
+def masi(a: frozenset[str], b: frozenset[str]) -> float:
+    """MASI distance (Passonneau 2006), written here from its definition."""
+    monotonicity = 1.0 if a == b else 2 / 3 if a <= b or b <= a else 1 / 3 if a & b else 0.0
+    return 1 - len(a & b) / len(a | b) * monotonicity
+
+
+def set_alpha(coders: list[list[frozenset[str] | None]]) -> float | None:
+    """Alpha of a set-valued field as agreement.sql computes it."""
+    values = sorted({v for coder in coders for s in coder if s for v in s})
+    rubric = Rubric((Field("f", "q", tuple(values), multi=True),), "")
+    records = [{"id": f"r{k}", "split": "test", "number": k, "title": "t", "body": "b"} for k in range(len(coders[0]))]
+    labels = [Labels(Path(f"{n}.json"), f"c{n}", "model",
+                     {(f"r{k}", "f"): tuple(sorted(s)) for k, s in enumerate(coder) if s is not None})
+              for n, coder in enumerate(coders)]  # fmt: skip
+    got = figures(Packet(Path("p.json"), "", "", rubric, records), labels, 1, 0)
+    return next(f["value"] for f in got if f["statistic"] == "alpha")
+
+
+def test_alpha_of_a_set_valued_field_takes_masi() -> None:
+    """Two coders, two records: {a} ~ {a, b} (MASI 1 - 1/2 * 2/3) and {c} ~ {c}; by hand,
+    over the labels {a}, {a, b}, {c} x 2: D_o = 2 * (2/3) / 4 = 1/3 and
+    D_e = (2 * (2/3) + 2 * 2 * 1 + 2 * 2 * 1) / (4 * 3) = 7/9, so alpha = 1 - 3/7 = 4/7
+    (nominal, the two sets unlike: 1 - 2/4 / (10/12) = 0.4)."""
+    a, ab, c = frozenset("a"), frozenset("ab"), frozenset("c")
+    assert masi(a, ab) == pytest.approx(2 / 3)
+    assert set_alpha([[a, c], [ab, c]]) == pytest.approx(4 / 7, abs=1e-6)
+
+
+def test_set_alpha_equals_krippendorff_with_masi_on_random_label_sets() -> None:
+    """The krippendorff package's alpha, given MASI as its distance, on seeded random sets."""
+    import krippendorff
+    import numpy as np
+
+    rng = random.Random(4122026)
+    checked = 0
+    for _ in range(100):
+        coders_n, units = rng.randint(2, 4), rng.randint(4, 25)
+        pool = ["a", "b", "c", "d"][: rng.randint(2, 4)]
+        coders = [[None if rng.random() < 0.2 else frozenset(rng.sample(pool, rng.randint(1, len(pool))))
+                   for _ in range(units)] for _ in range(coders_n)]  # fmt: skip
+        domain = sorted({s for coder in coders for s in coder if s is not None}, key=sorted)
+        if len(domain) < 2:
+            continue
+        codes = {s: n for n, s in enumerate(domain)}
+        distances = np.array([[masi(x, y) for y in domain] for x in domain])
+        matrix = np.array([[np.nan if s is None else codes[s] for s in coder] for coder in coders], dtype=float)
+        try:
+            expected = krippendorff.alpha(reliability_data=matrix, value_domain=list(range(len(domain))),
+                                          level_of_measurement=lambda v1, v2, i1, i2, n_v, dtype: distances[i1, i2])
+        except ValueError:
+            continue  # no record with two labels
+        got = set_alpha(coders)
+        if got is None or np.isnan(expected):
+            continue
+        assert got == pytest.approx(expected, abs=1e-6)
+        checked += 1
+    assert checked > 60
+
+
 @needs_s8f
 def test_confusion_and_the_records_they_disagree_on_as_a_packet(packet: Path, tmp_path: Path) -> None:
     """Each pair's confusion counts the records both labelled; the records with differing

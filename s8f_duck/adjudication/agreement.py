@@ -1,7 +1,8 @@
 """`s8f-duck adjudicate agree`: how far the adjudicators agree, per field: how many records
 each labelled, raw agreement and Cohen's kappa for every pair, Krippendorff's alpha over
 all, each with a seeded 95% bootstrap interval over the packet's records (the SQL of
-steps.AGREEMENT_STEPS). A set-valued field's label is its whole set (nominal)."""
+steps.AGREEMENT_STEPS). A set-valued field's label is its whole set for raw agreement and
+kappa; alpha compares sets by MASI (label_distances.sql)."""
 
 from __future__ import annotations
 
@@ -62,10 +63,11 @@ def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
     with connect() as con:
         units = [(k, record["id"]) for k, record in enumerate(packet.records)]
         create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR"}, units)
-        labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values))
+        fields = [(field.name, field.multi) for field in packet.rubric.fields]
+        create_table(con, "rubric_fields", {"field": "VARCHAR", "multi": "BOOLEAN"}, fields)
+        labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
                     for labels in everyone for (record_id, field), values in labels.labels.items()]  # fmt: skip
-        columns = {"adjudicator": "VARCHAR", "id": "VARCHAR", "field": "VARCHAR", "value": "VARCHAR"}
-        con.register("_labels", _arrow(labelled, list(columns)))
+        con.register("_labels", _arrow(labelled))
         con.execute("CREATE TABLE adjudicated_labels AS SELECT * FROM _labels")
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
@@ -73,10 +75,14 @@ def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
         return {name: rows(con, f"SELECT * FROM {name}") for name in ("agreement", "pair_confusion", "disagreements")}
 
 
-def _arrow(values: list[tuple[str, ...]], names: list[str]) -> Any:
+def _arrow(labelled: list[tuple[Any, ...]]) -> Any:
+    """The labels as an Arrow table of fixed types (also when there are none)."""
     import pyarrow as pa
 
-    return pa.table({name: [row[i] for row in values] for i, name in enumerate(names)})
+    text = pa.string()
+    schema = pa.schema([("adjudicator", text), ("id", text), ("field", text), ("value", text),
+                        ("labels", pa.list_(text))])  # fmt: skip
+    return pa.table([[row[i] for row in labelled] for i in range(len(schema))], schema=schema)
 
 
 def _labelled(packet: Packet, labels: Labels) -> dict[str, Any]:

@@ -94,12 +94,14 @@ PACKET_STEPS: tuple[str, ...] = (
     "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", *TEXT_FACT_STEPS, "adjudication/packet_records"
 )
 
-# adjudicate agree: packet_units (record_index, id), adjudicated_labels (adjudicator, id,
-# field, value) and the variables agreement_resamples, agreement_seed -> the bootstrap's
-# weights, pairwise agreement and kappa, alpha, the figures with their intervals, the
-# confusion of each pair and the records they disagree on.
+# adjudicate agree: packet_units (record_index, id), rubric_fields (field, multi),
+# adjudicated_labels (adjudicator, id, field, value, labels) and the variables
+# agreement_resamples, agreement_seed -> the bootstrap's weights, pairwise agreement and
+# kappa, the labels' distances, alpha, the figures with their intervals, the confusion of
+# each pair and the records they disagree on.
 AGREEMENT_STEPS: tuple[str, ...] = (
-    "adjudication/agreement_weights", "adjudication/pair_agreement", "adjudication/field_alpha",
+    "adjudication/agreement_weights", "adjudication/pair_agreement", "adjudication/label_distances",
+    "adjudication/field_alpha",
     "adjudication/agreement", "adjudication/pair_confusion", "adjudication/disagreements",
 )
 

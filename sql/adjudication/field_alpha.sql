@@ -1,8 +1,9 @@
--- docs/adjudication.md: per field and resample, Krippendorff's alpha (nominal) over all
--- adjudicators, missing labels allowed: 1 - (n - 1) * sum of the coincidences of unlike
--- labels / (n^2 - sum of n_c^2), the coincidences of each record with m >= 2 labels each
--- 1 / (m - 1) (weighted by how often the resample drew it). NULL where every pairable
--- label is the same (alpha is undefined).
+-- docs/adjudication.md: per field and resample, Krippendorff's alpha over all adjudicators,
+-- missing labels allowed: 1 - (n - 1) * sum of o_ck * d_ck / sum of n_c * n_k * d_ck, the
+-- coincidences o_ck of each record with m >= 2 labels each 1 / (m - 1) (weighted by how
+-- often the resample drew it), n_c their margins, d_ck the labels' distance
+-- (label_distances.sql: nominal, or MASI for a set-valued field). NULL where every
+-- pairable label is the same (alpha is undefined).
 CREATE OR REPLACE TABLE field_alpha AS
 WITH labelled AS (
     SELECT l.adjudicator, l.id, l.field, l.value, u.record_index
@@ -18,10 +19,21 @@ coincidences AS (
     GROUP BY ALL
 ),
 margins AS (SELECT resample, field, c, sum(o) AS n_c FROM coincidences GROUP BY ALL),
-totals AS (SELECT resample, field, sum(n_c) AS n, sum(n_c * n_c) AS squares FROM margins GROUP BY ALL),
-unlike AS (SELECT resample, field, sum(o) FILTER (WHERE c <> k) AS d FROM coincidences GROUP BY ALL)
+observed AS (
+    SELECT resample, field, sum(o * d.distance) AS disagreement
+    FROM coincidences JOIN label_distances AS d USING (field, c, k)
+    GROUP BY ALL
+),
+expected AS (
+    SELECT a.resample, a.field, sum(a.n_c * b.n_c * d.distance) AS disagreement
+    FROM margins AS a
+    JOIN margins AS b ON a.resample = b.resample AND a.field = b.field
+    JOIN label_distances AS d ON d.field = a.field AND d.c = a.c AND d.k = b.c
+    GROUP BY ALL
+),
+totals AS (SELECT resample, field, sum(n_c) AS n FROM margins GROUP BY ALL)
 SELECT
     resample, field, n AS pairable,
-    CASE WHEN n * n - squares > 0 THEN 1 - (n - 1) * coalesce(d, 0) / (n * n - squares) END AS alpha
-FROM totals JOIN unlike USING (resample, field)
+    CASE WHEN e.disagreement > 0 THEN 1 - (n - 1) * o.disagreement / e.disagreement END AS alpha
+FROM totals JOIN observed AS o USING (resample, field) JOIN expected AS e USING (resample, field)
 ORDER BY resample, field;
