@@ -16,6 +16,7 @@ from conftest import REPO, run_cli
 
 from s8f_duck.corpus import artifacts
 from s8f_duck.pipeline import steps
+from s8f_duck.reading import scan
 
 DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
 
@@ -128,13 +129,13 @@ def test_bind_answers_writes_only_the_digest(tmp_path: Path) -> None:
     assert path.read_text() == unbound.replace(artifacts.UNBOUND_SHA256, digest)
 
 
-@pytest.mark.parametrize("window", [artifacts.MAP_WINDOW, mmap.ALLOCATIONGRANULARITY])
+@pytest.mark.parametrize("window", [scan.SCAN_BUFFER, mmap.ALLOCATIONGRANULARITY])
 @pytest.mark.parametrize(
     "content",
     [b"", b"x", b"abc\xc3\xa9" * 100_000 + b"needle", b"." * (mmap.ALLOCATIONGRANULARITY - 3) + b"needle" + b"abc\xc3\xa9"],
 )  # the last one across the first window's end
 def test_file_digest_and_scan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, content: bytes, window: int) -> None:
-    monkeypatch.setattr(artifacts, "MAP_WINDOW", window)
+    monkeypatch.setattr(scan, "SCAN_BUFFER", window)
     path = tmp_path / "f"
     path.write_bytes(content)
     assert artifacts.file_sha256(path) == hashlib.sha256(content).hexdigest()

@@ -6,22 +6,18 @@ place by `Outputs.commit` (commit.py), so a failed command leaves existing files
 
 from __future__ import annotations
 
-import hashlib
-import mmap
-import os
-import stat
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import duckdb
 
 from s8f_duck.pipeline.steps import cursor, memory_limit_mb, rows
 from s8f_duck.reading.gojson import encode_string
+from s8f_duck.reading.scan import file_contains, file_sha256  # noqa: F401  (the freeze's leak scan)
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, REPORT_SCHEMA, SUBMISSION_SCHEMA  # noqa: F401
 from s8f_duck.safety.commit import Outputs  # noqa: F401  (where the commands have always found it)
-from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.writers import ComparingWriter, HashingWriter, write_text  # noqa: F401
 
 ANSWER_FIELD_NEEDLES = ('"references"', '"duplicate_targets"', '"scope_contradictions"', '"aggregates"')
@@ -242,49 +238,6 @@ def report_document(
         "question_slices": QUESTION_SLICES,
         "provenance": PROVENANCE,
     }
-
-
-MAP_WINDOW = 1 << 26  # files are mapped 64 MiB at a time: mapped pages count as the process's memory
-
-
-def _windows(f: BinaryIO, overlap: int = 0) -> Iterator[bytes | mmap.mmap]:
-    """A file's bytes as successive windows, each also holding the next `overlap` bytes:
-    a regular file's mapped (no copy, as read() makes, so about twice as fast to scan),
-    anything else's read at once."""
-    status = os.fstat(f.fileno())
-    if not (stat.S_ISREG(status.st_mode) and status.st_size > 0):
-        yield f.read()
-        return
-    for offset in range(0, status.st_size, MAP_WINDOW):
-        length = min(MAP_WINDOW + overlap, status.st_size - offset)
-        with mmap.mmap(f.fileno(), length, access=mmap.ACCESS_READ, offset=offset) as window:
-            yield window
-
-
-def file_sha256(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    try:
-        with open(path, "rb") as f:
-            return hashlib.file_digest(f, "sha256").hexdigest()
-    except OSError as exc:
-        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
-
-
-def file_contains(path: Path, needles: list[str]) -> dict[str, bool]:
-    """Which needles occur in a file's bytes. Read into one buffer, searched there: half
-    the CPU of searching the mapped file (whose find is slower than a bytearray's)."""
-    wanted = {needle: needle.encode("utf-8") for needle in needles}
-    found = dict.fromkeys(needles, False)
-    overlap = max(map(len, wanted.values()), default=1) - 1  # a needle across two reads
-    buffer = bytearray(min(MAP_WINDOW, 1 << 24) + overlap)
-    view, kept = memoryview(buffer), 0
-    with open(path, "rb", buffering=0) as f:
-        while got := f.readinto(view[kept:]):
-            end = kept + got
-            found.update((needle, True) for needle, raw in wanted.items() if buffer.find(raw, 0, end) >= 0)
-            kept = min(overlap, end)
-            buffer[:kept] = buffer[end - kept : end]
-    return found
 
 
 PUBLIC_COLUMNS = (
