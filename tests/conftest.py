@@ -156,3 +156,16 @@ def leaderboard_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]
         "db": db, "dir": root, "submissions": paths,
         "names": [*submissions, HOSTILE_NAME, "sql-baseline-tune"],
     }  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An adjudication packet of S8f: 40 tune and 40 test records, the example rubric."""
+    if not S8F_PUBLIC.is_file():
+        pytest.skip(f"the real S8f corpus is not at {S8F_PUBLIC.parent} (../shared is absent)")
+    path = tmp_path_factory.mktemp("packet") / "packet.json"
+    rubric = REPO / "examples" / "rubrics" / "triage.toml"
+    made = run_cli("adjudicate", "packet", "--public", S8F_PUBLIC, "--rubric", rubric, "--records", "40",
+                   "--output", path)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return path

@@ -8,28 +8,15 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any
 
 import pytest
-from conftest import REPO, S8F_PUBLIC, needs_s8f, run_cli
+from adjudicated import RUBRIC, labelled, labels_file
+from conftest import S8F_PUBLIC, needs_s8f, run_cli
 
 from s8f_duck.adjudication.agreement import figures
-from s8f_duck.adjudication.labels import LABELS_SCHEMA, Labels
+from s8f_duck.adjudication.labels import Labels
 from s8f_duck.adjudication.packet import Packet
 from s8f_duck.adjudication.rubric import Field, Rubric
-
-RUBRIC = REPO / "examples" / "rubrics" / "triage.toml"
-
-
-@pytest.fixture(scope="module")
-def packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not S8F_PUBLIC.is_file():
-        pytest.skip(f"the real S8f corpus is not at {S8F_PUBLIC.parent} (../shared is absent)")
-    path = tmp_path_factory.mktemp("packet") / "packet.json"
-    made = run_cli("adjudicate", "packet", "--public", S8F_PUBLIC, "--rubric", RUBRIC, "--records", "40",
-                   "--output", path)  # fmt: skip
-    assert made.returncode == 0, made.stderr
-    return path
 
 
 @needs_s8f
@@ -72,30 +59,6 @@ def test_a_bad_rubric_is_refused_naming_the_field_and_line(tmp_path: Path, case:
                      "--output", tmp_path / "p.json")  # fmt: skip
     assert result.returncode == 2 and message in result.stderr, result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and not (tmp_path / "p.json").exists()
-
-
-def labels_file(path: Path, packet_path: Path, name: str, entries: list[dict[str, Any]], kind: str = "model") -> Path:
-    sha = __import__("hashlib").sha256(packet_path.read_bytes()).hexdigest()
-    document = {"schema": LABELS_SCHEMA, "packet_sha256": sha, "adjudicator": {"name": name, "kind": kind},
-                "labels": entries}  # fmt: skip
-    path.write_text(json.dumps(document), encoding="utf-8")
-    return path
-
-
-def quote_of(record: dict[str, Any]) -> str:
-    return (record["body"] or record["title"])[:12] or record["title"][:5]
-
-
-def labelled(packet_path: Path, choose: Any) -> list[dict[str, Any]]:
-    document = json.loads(packet_path.read_text(encoding="utf-8"))
-    entries = []
-    for k, record in enumerate(document["records"]):
-        for field in document["rubric"]:
-            value = choose(k, field)
-            if value is not None:
-                entries.append({"id": record["id"], "field": field["name"], "values": [value],
-                                "evidence": [quote_of(record)] if field["evidence"] else []})  # fmt: skip
-    return entries
 
 
 @needs_s8f

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import duckdb
+
 from s8f_duck.adjudication.labels import Labels, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
@@ -61,18 +63,26 @@ def figures(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
 
 def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     with connect() as con:
-        units = [(k, record["id"]) for k, record in enumerate(packet.records)]
-        create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR"}, units)
-        fields = [(field.name, field.multi) for field in packet.rubric.fields]
-        create_table(con, "rubric_fields", {"field": "VARCHAR", "multi": "BOOLEAN"}, fields)
-        labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
-                    for labels in everyone for (record_id, field), values in labels.labels.items()]  # fmt: skip
-        con.register("_labels", _arrow(labelled))
-        con.execute("CREATE TABLE adjudicated_labels AS SELECT * FROM _labels")
+        label_tables(con, packet, everyone)
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
         run_steps(con, AGREEMENT_STEPS)
         return {name: rows(con, f"SELECT * FROM {name}") for name in ("agreement", "pair_confusion", "disagreements")}
+
+
+def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels],
+                 table: str = "adjudicated_labels") -> None:  # fmt: skip
+    """The packet's records (packet_units), its rubric's fields (rubric_fields) and the
+    labels (`table`: a set-valued field's set both joined as one label and as a list)."""
+    units = [(k, record["id"], record.get("split")) for k, record in enumerate(packet.records)]
+    create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR", "split": "VARCHAR"}, units)
+    fields = [(k, field.name, field.multi) for k, field in enumerate(packet.rubric.fields)]
+    create_table(con, "rubric_fields", {"field_index": "INTEGER", "field": "VARCHAR", "multi": "BOOLEAN"}, fields)
+    labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
+                for labels in everyone for (record_id, field), values in labels.labels.items()]  # fmt: skip
+    con.register("_labels", _arrow(labelled))
+    con.execute(f'CREATE OR REPLACE TABLE "{table}" AS SELECT * FROM _labels')
+    con.unregister("_labels")
 
 
 def _arrow(labelled: list[tuple[Any, ...]]) -> Any:

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from s8f_duck.cli.app import Quiet, TableFormat, Verbose, guarded, say
+from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
+
+
+class Policy(str, Enum):
+    """How adjudicate gold finds a record's gold label among the adjudicators' labels."""
+
+    unanimous = "unanimous"
+    majority = "majority"
+
 
 adjudicate = typer.Typer(
     help="Facts no rule can derive: a rubric, a packet of records to judge, labels by people and "
@@ -88,3 +98,59 @@ def agree(
         count = guarded("adjudicate agree", lambda: write_disagreements(document, packet, disagreements))
         say(quiet, f"wrote the {count} records they disagree on to {disagreements}", to_stderr=True)
     print(to_text(document, format.value))
+
+
+@adjudicate.command()
+def gold(
+    packet: Annotated[Path, typer.Argument(metavar="PACKET", help="The packet the labels are for.")],
+    labels: Annotated[list[Path], typer.Argument(metavar="LABELS...", help="The adjudicators' labels files.")],
+    policy: Annotated[Policy, typer.Option(help="unanimous: every adjudicator's label; majority: more than half's.")],
+    public: Annotated[Path, typer.Option(help="The public corpus the packet was made from.")],
+    answers: Annotated[Path, typer.Option(help="The corpus's answer bundle, which the semantic bundle binds.")],
+    output: Annotated[Path, typer.Option(help="Where to write the semantic answer bundle (private, 0600).")],
+    report: Annotated[Path, typer.Option(help="Where to write its report.")],
+    resolver: Annotated[
+        Path | None, typer.Option(help="A further adjudicator's labels, deciding where the policy finds none.")
+    ] = None,
+    resolver_packet: Annotated[
+        Path | None, typer.Option(help="The packet --resolver labelled, if not PACKET (agree --disagreements).")
+    ] = None,
+    resamples: Annotated[int, typer.Option(help="Bootstrap resamples for the report's agreement figures.")] = 2000,
+    seed: Annotated[int, typer.Option(help="The bootstrap's seed.")] = 0,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Write the semantic answer bundle: the gold label of every record and field.
+
+    Where two or more adjudicators labelled a record's field, the policy decides; where
+    it finds none, the resolver's label, else the field is excluded (and counted). The
+    bundle binds the corpus's and the answer bundle's digests and is written private,
+    with its report (the adjudicators', the packet's and the bundle's digests, the policy,
+    the counts and the agreement figures), both at once and only when every leak check
+    holds. `s8f-duck verify --semantic ...` derives both again.
+
+    \b
+    Exit status:
+      0  written
+      1  a leak check fails (named; nothing written)
+      2  an unusable packet, labels file, corpus, bundle or option (one line names it)
+    """
+    from s8f_duck.adjudication.gold import make_gold, read_inputs
+    from s8f_duck.safety import arguments
+
+    progress = Progress.for_options("adjudicate gold", quiet=quiet, verbose=verbose)
+
+    def go() -> dict:
+        given = {"PACKET": packet, "--public": public, "--answers": answers, "--resolver": resolver,
+                 "--resolver-packet": resolver_packet, **{f"LABELS {n + 1}": p for n, p in enumerate(labels)}}  # fmt: skip
+        arguments.check(given, {"--output": output, "--report": report})
+        if resamples < 1:
+            raise UnusableInput(f"--resamples {resamples}: need at least 1")
+        inputs = read_inputs(public, packet, labels, policy.value, resolver, resolver_packet, answers, resamples, seed)
+        return make_gold(inputs, output, report, progress)
+
+    written = guarded("adjudicate gold", go)
+    progress.done()
+    counts = ", ".join(f"{c['field']} {c['gold']}/{c['records']}" for c in written["counts"])
+    say(quiet, f"wrote {output} (gold per field: {counts}) and {report}\n"
+               f"semantic sha256 {written['semantic_sha256']}\nleak checks: all true")  # fmt: skip

@@ -105,6 +105,17 @@ def verify(
                           "for its source string)."),  # fmt: skip
     ] = None,
     input_format: Annotated[InputFormat, typer.Option(help="For --raw: " + INPUT_FORMAT_HELP)] = InputFormat.auto,
+    semantic: Annotated[
+        Path | None, typer.Option(help="Also re-derive this semantic answer bundle (adjudicate gold) from the "
+                                       "--packet and --labels files it was made of.")  # fmt: skip
+    ] = None,
+    semantic_report: Annotated[Path | None, typer.Option(help="With --semantic: its report.")] = None,
+    packet: Annotated[Path | None, typer.Option(help="With --semantic: the adjudication packet.")] = None,
+    labels: Annotated[
+        list[Path] | None, typer.Option("--labels", help="With --semantic: an adjudicator's labels file (repeat).")
+    ] = None,
+    resolver: Annotated[Path | None, typer.Option(help="With --semantic: the resolver's labels, if any.")] = None,
+    resolver_packet: Annotated[Path | None, typer.Option(help="With --resolver: the packet it labelled.")] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -115,7 +126,9 @@ def verify(
     requires each to equal its file byte for byte (key order, number forms and JSON types
     included). The public text must hold no match of the redaction map. The report's
     scrubbed_matches counts matches in the raw text, so without --raw only its type and
-    range are checked.
+    range are checked. With --semantic, the semantic answer bundle and its report are also
+    derived again from the packet and labels files (the policy, resamples and seed read from
+    the report) and must equal their files byte for byte.
 
     \b
     Exit status:
@@ -131,12 +144,19 @@ def verify(
     progress = Progress.for_options("verify", quiet=quiet, verbose=verbose)
 
     def run() -> Verification:
-        inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions}
+        inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions,
+                  "--semantic": semantic, "--semantic-report": semantic_report, "--packet": packet,
+                  "--resolver": resolver, "--resolver-packet": resolver_packet,
+                  **{f"--labels {n + 1}": p for n, p in enumerate(labels or [])}}  # fmt: skip
         arguments.check(inputs)
-        return verifying(
+        result = verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
             expect_sha256=expect_sha256, progress=progress, input_format=input_format.value,
         )  # fmt: skip
+        if semantic is not None or semantic_report is not None:
+            result.problems += _semantic_problems(public, answers, semantic, semantic_report, packet, labels or [],
+                                                  resolver, resolver_packet, progress)  # fmt: skip
+        return result
 
     result = guarded("verify", run)
     progress.done()
@@ -146,12 +166,29 @@ def verify(
         "verified: digests bind, counts match, and every artifact re-derives from the public corpus",
         f"public corpus sha256 {result.corpus_sha256} ({anchor})",
     ]
+    if semantic is not None:
+        lines.append(f"the semantic answer bundle and its report re-derive from {packet} and its labels files")
     if raw is None:
         lines.append(
             f"report.scrubbed_matches ({result.scrubbed_matches}) is checked for its type and range only: "
             "it counts matches in the raw text (give --raw to re-derive it)"
         )
     say(quiet, "\n".join(lines))
+
+
+def _semantic_problems(
+    public: Path, answers: Path, semantic: Path | None, semantic_report: Path | None, packet: Path | None,
+    labels: list[Path], resolver: Path | None, resolver_packet: Path | None, progress: Progress,
+) -> list[str]:  # fmt: skip
+    """verify --semantic: the semantic bundle and report against their re-derivation."""
+    from s8f_duck.adjudication.gold import read_inputs, report_settings, verify_semantic
+    from s8f_duck.safety.errors import UnusableInput
+
+    if semantic is None or semantic_report is None or packet is None or not labels:
+        raise UnusableInput("--semantic needs --semantic-report, --packet and the --labels files it was made of")
+    policy, resamples, seed = report_settings(semantic_report)
+    inputs = read_inputs(public, packet, labels, policy, resolver, resolver_packet, answers, resamples, seed)
+    return verify_semantic(semantic, semantic_report, inputs, progress)
 
 
 def baseline(

@@ -105,6 +105,12 @@ AGREEMENT_STEPS: tuple[str, ...] = (
     "adjudication/agreement", "adjudication/pair_confusion", "adjudication/disagreements",
 )
 
+# adjudicate gold (after load_public, and the tables of adjudicate agree with
+# resolver_labels and the variable gold_policy) -> the gold label of every record and field
+# and their counts; then, with semantic_scan and packet_given, the leak checks.
+GOLD_STEPS: tuple[str, ...] = (*PACKET_STEPS[:-1], "adjudication/gold_labels", "adjudication/gold_counts")
+SEMANTIC_LEAK_CHECK_STEPS: tuple[str, ...] = ("adjudication/semantic_leak_checks",)
+
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
     "macros/grading",

@@ -1,0 +1,233 @@
+"""`s8f-duck adjudicate gold`: the semantic answer bundle (SEMANTIC.json) and its report.
+
+Per packet record and rubric field the gold label the policy finds among the adjudicators'
+labels (or the resolver's), else excluded and counted (sql/adjudication/gold_labels.sql,
+gold_counts.sql). The bundle is bound to the corpus digest and to the S8f answer bundle's
+digest and written private (0600) with its report, all at once and only when every leak
+check holds (semantic_leak_checks.sql). `verify_semantic` derives both again from the same
+inputs and requires the same bytes."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from s8f_duck.adjudication.agreement import figures, label_tables
+from s8f_duck.adjudication.labels import Labels, read_labels
+from s8f_duck.adjudication.packet import Packet, read_packet
+from s8f_duck.pipeline.steps import GOLD_STEPS, SEMANTIC_LEAK_CHECK_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.reading.gojson import dumps
+from s8f_duck.reading.load import load_public, read_json_file
+from s8f_duck.reading.scan import file_contains, file_sha256
+from s8f_duck.reading.schemas import ANSWERS_SCHEMA
+from s8f_duck.safety.commit import Outputs
+from s8f_duck.safety.errors import UnusableInput, Verdict
+from s8f_duck.safety.progress import Progress
+from s8f_duck.safety.writers import write_text
+
+SEMANTIC_SCHEMA = "s8f-duck-semantic-answers/1"
+SEMANTIC_REPORT_SCHEMA = "s8f-duck-semantic-report/1"
+POLICIES = ("unanimous", "majority")
+PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256"}
+RECORD_KEYS = {"id", "split", "number", "title", "body"}
+
+
+class SemanticLeakCheckFailed(Verdict):
+    def __init__(self, failed: list[str]) -> None:
+        super().__init__(f"semantic leak checks failed: {', '.join(failed)}; nothing written")
+        self.failed = failed
+
+
+@dataclass(frozen=True)
+class GoldInputs:
+    """Everything the semantic bundle is derived from."""
+
+    public: Path
+    packet: Packet
+    everyone: list[Labels]
+    resolver: Labels | None
+    answers_sha256: str
+    policy: str
+    resamples: int
+    seed: int
+
+
+def read_inputs(
+    public: Path, packet_path: Path, labels_paths: Sequence[Path], policy: str, resolver_path: Path | None,
+    resolver_packet_path: Path | None, answers: Path, resamples: int, seed: int,
+) -> GoldInputs:  # fmt: skip
+    """The inputs, checked to belong together; UnusableInput names what does not."""
+    if policy not in POLICIES:
+        raise UnusableInput(f"--policy {policy!r}: give {' or '.join(POLICIES)}")
+    packet = read_packet(packet_path)
+    corpus_sha256 = file_sha256(public)
+    if packet.corpus_sha256 != corpus_sha256:
+        raise UnusableInput(f"{packet_path}: the packet is of another corpus than {public} "
+                            f"(corpus_sha256 {packet.corpus_sha256!r}, the corpus's {corpus_sha256})")  # fmt: skip
+    bundle = read_json_file(answers)
+    if not isinstance(bundle, dict) or bundle.get("schema") != ANSWERS_SCHEMA:
+        raise UnusableInput(f"{answers}: not an answer bundle: expected schema {ANSWERS_SCHEMA!r}")
+    if bundle.get("corpus_sha256") != corpus_sha256:
+        raise UnusableInput(f"{answers}: the answer bundle is of another corpus than {public} "
+                            f"(corpus_sha256 {bundle.get('corpus_sha256')!r}, the corpus's {corpus_sha256})")  # fmt: skip
+    # by name: the bundle and report do not depend on the order the files are given in
+    everyone = sorted((read_labels(path, packet) for path in labels_paths), key=lambda labels: labels.adjudicator)
+    names = [labels.adjudicator for labels in everyone]
+    if len(everyone) < 2:
+        raise UnusableInput("give the labels of at least two adjudicators")
+    if len(set(names)) != len(names):
+        repeated = next(n for n in names if names.count(n) > 1)
+        raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
+                            f"{repeated!r} is named by another labels file too")  # fmt: skip
+    resolver = None
+    if resolver_path is not None:
+        resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))
+        if resolver.adjudicator in names:
+            raise UnusableInput(f"{resolver_path}: the resolver {resolver.adjudicator!r} is one of the adjudicators")
+    elif resolver_packet_path is not None:
+        raise UnusableInput("--resolver-packet is the packet of --resolver's labels: give --resolver too")
+    return GoldInputs(public, packet, everyone, resolver, file_sha256(answers), policy, resamples, seed)
+
+
+def _resolver_packet(packet: Packet, path: Path | None) -> Packet:
+    """The packet the resolver labelled: the packet itself, or one written from it by
+    `agree --disagreements` (its from_packet_sha256 names the packet; its records are
+    the packet's)."""
+    if path is None:
+        return packet
+    further = read_packet(path)
+    origin = read_json_file(path).get("from_packet_sha256")
+    if origin != packet.sha256:
+        raise UnusableInput(f"{path}: not written from {packet.path} (from_packet_sha256 {origin!r}, "
+                            f"the packet's {packet.sha256})")  # fmt: skip
+    for record in further.records:
+        if packet.record(record["id"]) != record:
+            raise UnusableInput(f"{path}: record {record['id']} is not the packet's record")
+    return Packet(further.path, further.sha256, further.corpus_sha256, packet.rubric, further.records)
+
+
+def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, Any]]:
+    """(the semantic bundle's text, the report's text, the report) — nothing written."""
+    packet = inputs.packet
+    with connect() as con:
+        progress.step("read the public corpus")
+        load_public(con, inputs.public)
+        progress.step("decide the gold labels")
+        label_tables(con, packet, [inputs.resolver] if inputs.resolver else [], table="resolver_labels")
+        con.execute("ALTER TABLE resolver_labels DROP COLUMN adjudicator")
+        label_tables(con, packet, inputs.everyone)
+        con.execute("SET VARIABLE gold_policy = ?", [inputs.policy])
+        run_steps(con, GOLD_STEPS)
+        gold = rows(con, "SELECT id, split, field, gold AS values, decided_by FROM gold_labels WHERE gold IS NOT NULL "
+                         "ORDER BY record_index, field_index")  # fmt: skip
+        excluded = rows(con, "SELECT id, field, excluded AS reason FROM gold_labels WHERE gold IS NULL "
+                             "ORDER BY record_index, field_index")  # fmt: skip
+        counts = rows(con, "SELECT * FROM gold_counts")
+        semantic = dumps({
+            "schema": SEMANTIC_SCHEMA, "corpus_sha256": packet.corpus_sha256, "answers_sha256": inputs.answers_sha256,
+            "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256, "policy": inputs.policy,
+            "rubric": packet.rubric.as_json(), "gold": gold, "excluded": excluded,
+        })  # fmt: skip
+        progress.step("check for leaks")
+        semantic_sha256 = _sha256(semantic)
+        checks = _leak_checks(con, inputs, semantic_sha256)
+    progress.step("measure the agreement")
+    report = {
+        "schema": SEMANTIC_REPORT_SCHEMA, "semantic_sha256": semantic_sha256, "corpus_sha256": packet.corpus_sha256,
+        "answers_sha256": inputs.answers_sha256, "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256,
+        "policy": inputs.policy, "adjudicators": [_who(labels) for labels in inputs.everyone],
+        "resolver": _who(inputs.resolver) if inputs.resolver else None, "counts": counts,
+        "agreement": {"resamples": inputs.resamples, "seed": inputs.seed,
+                      "figures": figures(packet, inputs.everyone, inputs.resamples, inputs.seed)},
+        "leak_checks": checks,
+    }  # fmt: skip
+    return semantic, dumps(report), report
+
+
+def _leak_checks(con: Any, inputs: GoldInputs, semantic_sha256: str) -> dict[str, bool]:
+    """semantic_leak_checks.sql over byte scans of the public corpus and the packet and
+    the packet's records as its file holds them."""
+    needles = {"semantic_sha256": semantic_sha256, "semantic_schema": SEMANTIC_SCHEMA}
+    scan = [(path_kind, name, hit) for path_kind, path in (("public", inputs.public), ("packet", inputs.packet.path))
+            for name, hit in zip(needles, file_contains(path, list(needles.values())).values())]  # fmt: skip
+    create_table(con, "semantic_scan", {"file": "VARCHAR", "needle": "VARCHAR", "found": "BOOLEAN"}, scan)
+    document = read_json_file(inputs.packet.path)
+    extra_top = len(set(document) - PACKET_KEYS)
+    given = [(r["id"], r.get("split"), r.get("number") if type(r.get("number")) is int else None, r["title"],
+              r["body"], len(set(r) - RECORD_KEYS) + extra_top) for r in inputs.packet.records]  # fmt: skip
+    columns = {"id": "VARCHAR", "split": "VARCHAR", "number": "BIGINT", "title": "VARCHAR", "body": "VARCHAR",
+               "extra_keys": "INTEGER"}  # fmt: skip
+    con.register("_given", _arrow_rows(given, list(columns)))
+    con.execute("CREATE OR REPLACE TABLE packet_given AS SELECT * FROM _given")
+    run_steps(con, SEMANTIC_LEAK_CHECK_STEPS)
+    checks = {name: bool(ok) for name, ok in rows(con, "SELECT * FROM semantic_leak_checks")[0].items()}
+    failed = [name for name, ok in checks.items() if not ok]
+    if failed:
+        raise SemanticLeakCheckFailed(failed)
+    return dict(sorted(checks.items()))
+
+
+def _arrow_rows(values: list[tuple[Any, ...]], names: list[str]) -> Any:
+    import pyarrow as pa
+
+    return pa.table({name: [row[i] for row in values] for i, name in enumerate(names)})
+
+
+def _who(labels: Labels) -> dict[str, Any]:
+    """An adjudicator as the report names them: the labels file's digest, and a model's
+    name and prompt digest where the file gives them."""
+    described: dict[str, Any] = {"name": labels.adjudicator, "kind": labels.kind,
+                                 "labels_sha256": file_sha256(labels.path), "labels": len(labels.labels)}  # fmt: skip
+    if labels.path.suffix.lower() != ".csv":
+        given = read_json_file(labels.path).get("adjudicator", {})
+        described.update({k: given[k] for k in ("model", "prompt_sha256") if isinstance(given.get(k), str)})
+    return described
+
+
+def _sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def make_gold(inputs: GoldInputs, output: Path, report_path: Path, progress: Progress) -> dict[str, Any]:
+    """Write the semantic bundle (private) and its report, both or neither; the report."""
+    semantic, report_text, report = derive(inputs, progress)
+    outputs = Outputs([output, report_path], private=[output])
+    try:
+        progress.step("write the semantic bundle and its report")
+        write_text(outputs.temp_for(output, private=True), semantic)
+        write_text(outputs.temp_for(report_path), report_text)
+        outputs.commit()
+    finally:
+        outputs.discard()
+    return report
+
+
+def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progress: Progress) -> list[str]:
+    """The differences between the files and the bundle and report derived again from the
+    inputs (the policy, resamples and seed read from the report): none when verified."""
+    expected_semantic, expected_report, _ = derive(inputs, progress)
+    problems = []
+    for path, expected in ((semantic, expected_semantic), (report_path, expected_report)):
+        try:
+            given = path.read_bytes()
+        except OSError as exc:
+            raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+        if given != expected.encode("utf-8"):
+            problems.append(f"{path}: does not re-derive from the packet and labels files (sha256 "
+                            f"{file_sha256(path)}, re-derived {_sha256(expected)})")  # fmt: skip
+    return problems
+
+
+def report_settings(report_path: Path) -> tuple[str, int, int]:
+    """The policy, resamples and seed a semantic report was made with."""
+    report = read_json_file(report_path)
+    agreement = report.get("agreement") if isinstance(report, dict) else None
+    if not (isinstance(agreement, dict) and report.get("schema") == SEMANTIC_REPORT_SCHEMA
+            and report.get("policy") in POLICIES and type(agreement.get("resamples")) is int
+            and type(agreement.get("seed")) is int):  # fmt: skip
+        raise UnusableInput(f"{report_path}: not a semantic report ({SEMANTIC_REPORT_SCHEMA}) with its policy, "
+                            "resamples and seed")  # fmt: skip
+    return report["policy"], agreement["resamples"], agreement["seed"]
