@@ -13,7 +13,7 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.adjudication.labels import Labels, read_labels
+from s8f_duck.adjudication.labels import Labels, read_adjudicators
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.pipeline.text_tables import aligned, csv_text
@@ -36,14 +36,7 @@ def agreement(
     if not -(2**63) <= seed < 2**63:
         raise UnusableInput(f"--seed {seed}: must fit in 64 bits")
     packet = read_packet(packet_path)
-    everyone = [read_labels(path, packet) for path in labels_paths]
-    names = [labels.adjudicator for labels in everyone]
-    if len(everyone) < 2:
-        raise UnusableInput("give the labels of at least two adjudicators")
-    if len(set(names)) != len(names):
-        repeated = next(n for n in names if names.count(n) > 1)
-        raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
-                            f"{repeated!r} is named by another labels file too")  # fmt: skip
+    everyone = read_adjudicators(labels_paths, packet)
     tables = _tables(packet, everyone, resamples, seed)
     return {
         "packet_sha256": packet.sha256,

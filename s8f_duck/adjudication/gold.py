@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from s8f_duck.adjudication.agreement import figures, label_tables
-from s8f_duck.adjudication.labels import Labels, read_labels
+from s8f_duck.adjudication.labels import Labels, read_adjudicators, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import GOLD_STEPS, SEMANTIC_LEAK_CHECK_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.reading.gojson import dumps
@@ -74,14 +74,8 @@ def read_inputs(
         raise UnusableInput(f"{answers}: the answer bundle is of another corpus than {public} "
                             f"(corpus_sha256 {bundle.get('corpus_sha256')!r}, the corpus's {corpus_sha256})")  # fmt: skip
     # by name: the bundle and report do not depend on the order the files are given in
-    everyone = sorted((read_labels(path, packet) for path in labels_paths), key=lambda labels: labels.adjudicator)
+    everyone = sorted(read_adjudicators(labels_paths, packet), key=lambda labels: labels.adjudicator)
     names = [labels.adjudicator for labels in everyone]
-    if len(everyone) < 2:
-        raise UnusableInput("give the labels of at least two adjudicators")
-    if len(set(names)) != len(names):
-        repeated = next(n for n in names if names.count(n) > 1)
-        raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
-                            f"{repeated!r} is named by another labels file too")  # fmt: skip
     resolver = None
     if resolver_path is not None:
         resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))

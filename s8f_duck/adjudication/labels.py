@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,19 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     if not isinstance(entries, list):
         raise UnusableInput(f"{path}: labels must be an array")
     return _checked(path, packet, who["name"].strip(), who["kind"], entries)
+
+
+def read_adjudicators(paths: Sequence[Path], packet: Packet) -> list[Labels]:
+    """The labels files of two or more adjudicators, each named by one file only."""
+    everyone = [read_labels(path, packet) for path in paths]
+    names = [labels.adjudicator for labels in everyone]
+    if len(everyone) < 2:
+        raise UnusableInput("give the labels of at least two adjudicators")
+    if len(set(names)) != len(names):
+        repeated = next(n for n in names if names.count(n) > 1)
+        raise UnusableInput(f"{everyone[names.index(repeated, names.index(repeated) + 1)].path}: the adjudicator "
+                            f"{repeated!r} is named by another labels file too")  # fmt: skip
+    return everyone
 
 
 def _csv_entries(path: Path) -> list[dict[str, Any]]:
