@@ -72,6 +72,13 @@ def test_gold_is_the_policys_label_bound_private_and_verified(packet: Path, tmp_
     assert sum(c["gold"] for c in report["counts"]) == len(got)
     assert {f["statistic"] for f in report["agreement"]["figures"]} == {"alpha", "kappa", "raw agreement"}
     assert '"issue-' not in report_path.read_text(encoding="utf-8")  # figures and counts: no record named
+    for ceiling in bundle["ceilings"]:  # each field's ceiling: the pairs' raw agreement, weighted; alpha
+        pairs = [f for f in report["agreement"]["figures"]
+                 if f["field"] == ceiling["field"] and f["statistic"] == "raw agreement"]  # fmt: skip
+        mean = sum(f["value"] * f["records"] for f in pairs) / sum(f["records"] for f in pairs)
+        assert ceiling["raw_agreement"] == pytest.approx(mean, abs=1e-6)
+        assert ceiling["alpha"] == next(f["value"] for f in report["agreement"]["figures"]
+                                        if f["field"] == ceiling["field"] and f["statistic"] == "alpha")  # fmt: skip
 
     # verify derives both again: the same bytes, whatever order the labels files come in
     verify = ["verify", "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--report", S8F_REPORT,

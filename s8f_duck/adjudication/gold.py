@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from s8f_duck.adjudication.agreement import figures, label_tables
+from s8f_duck.adjudication.agreement import label_tables
 from s8f_duck.adjudication.labels import Labels, read_adjudicators, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import GOLD_STEPS, SEMANTIC_LEAK_CHECK_STEPS, connect, create_table, rows, run_steps
@@ -109,33 +109,35 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
     with connect() as con:
         progress.step("read the public corpus")
         load_public(con, inputs.public)
-        progress.step("decide the gold labels")
+        progress.step("measure the agreement and decide the gold labels")
         label_tables(con, packet, [inputs.resolver] if inputs.resolver else [], table="resolver_labels")
         con.execute("ALTER TABLE resolver_labels DROP COLUMN adjudicator")
         label_tables(con, packet, inputs.everyone)
-        con.execute("SET VARIABLE gold_policy = ?", [inputs.policy])
+        for name, value in (("gold_policy", inputs.policy), ("agreement_resamples", inputs.resamples),
+                            ("agreement_seed", inputs.seed)):  # fmt: skip
+            con.execute(f"SET VARIABLE {name} = ?", [value])
         run_steps(con, GOLD_STEPS)
         gold = rows(con, "SELECT id, split, field, gold AS values, decided_by FROM gold_labels WHERE gold IS NOT NULL "
                          "ORDER BY record_index, field_index")  # fmt: skip
         excluded = rows(con, "SELECT id, field, excluded AS reason FROM gold_labels WHERE gold IS NULL "
                              "ORDER BY record_index, field_index")  # fmt: skip
         counts = rows(con, "SELECT * FROM gold_counts")
+        agreement = rows(con, "SELECT * FROM agreement")
         semantic = dumps({
             "schema": SEMANTIC_SCHEMA, "corpus_sha256": packet.corpus_sha256, "answers_sha256": inputs.answers_sha256,
             "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256, "policy": inputs.policy,
-            "rubric": packet.rubric.as_json(), "gold": gold, "excluded": excluded,
+            "rubric": packet.rubric.as_json(), "ceilings": rows(con, "SELECT * FROM gold_ceilings"), "gold": gold,
+            "excluded": excluded,
         })  # fmt: skip
         progress.step("check for leaks")
         semantic_sha256 = _sha256(semantic)
         checks = _leak_checks(con, inputs, semantic_sha256)
-    progress.step("measure the agreement")
     report = {
         "schema": SEMANTIC_REPORT_SCHEMA, "semantic_sha256": semantic_sha256, "corpus_sha256": packet.corpus_sha256,
         "answers_sha256": inputs.answers_sha256, "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256,
         "policy": inputs.policy, "adjudicators": [_who(labels) for labels in inputs.everyone],
         "resolver": _who(inputs.resolver) if inputs.resolver else None, "counts": counts,
-        "agreement": {"resamples": inputs.resamples, "seed": inputs.seed,
-                      "figures": figures(packet, inputs.everyone, inputs.resamples, inputs.seed)},
+        "agreement": {"resamples": inputs.resamples, "seed": inputs.seed, "figures": agreement},
         "leak_checks": checks,
     }  # fmt: skip
     return semantic, dumps(report), report

@@ -105,10 +105,14 @@ AGREEMENT_STEPS: tuple[str, ...] = (
     "adjudication/agreement", "adjudication/pair_confusion", "adjudication/disagreements",
 )
 
-# adjudicate gold (after load_public, and the tables of adjudicate agree with
-# resolver_labels and the variable gold_policy) -> the gold label of every record and field
-# and their counts; then, with semantic_scan and packet_given, the leak checks.
-GOLD_STEPS: tuple[str, ...] = (*PACKET_STEPS[:-1], "adjudication/gold_labels", "adjudication/gold_counts")
+# adjudicate gold (after load_public, the inputs of adjudicate agree, resolver_labels and
+# the variable gold_policy) -> the agreement figures, the gold label of every record and
+# field, their counts and each field's ceiling; then, with semantic_scan and packet_given,
+# the leak checks.
+GOLD_STEPS: tuple[str, ...] = (
+    *PACKET_STEPS[:-1], *AGREEMENT_STEPS, "adjudication/gold_labels", "adjudication/gold_counts",
+    "adjudication/gold_ceilings",
+)
 SEMANTIC_LEAK_CHECK_STEPS: tuple[str, ...] = ("adjudication/semantic_leak_checks",)
 
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
