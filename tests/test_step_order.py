@@ -32,6 +32,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "adjudicate packet": steps.PACKET_STEPS,
     "adjudicate agree": steps.AGREEMENT_STEPS,
     "adjudicate gold": (*steps.GOLD_STEPS, *steps.SEMANTIC_LEAK_CHECK_STEPS),
+    "grade --semantic": steps.SEMANTIC_GRADE_STEPS,
     "load a raw dump": load.RAW_STEPS,
     "load a public corpus": load.PUBLIC_STEPS,
     "load an answer bundle": load.BUNDLE_STEPS,

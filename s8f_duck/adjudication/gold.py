@@ -22,13 +22,12 @@ from s8f_duck.pipeline.steps import GOLD_STEPS, SEMANTIC_LEAK_CHECK_STEPS, conne
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import load_public, read_json_file
 from s8f_duck.reading.scan import file_contains, file_sha256
-from s8f_duck.reading.schemas import ANSWERS_SCHEMA
+from s8f_duck.reading.schemas import ANSWERS_SCHEMA, SEMANTIC_SCHEMA
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput, Verdict
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.writers import write_text
 
-SEMANTIC_SCHEMA = "s8f-duck-semantic-answers/1"
 SEMANTIC_REPORT_SCHEMA = "s8f-duck-semantic-report/1"
 POLICIES = ("unanimous", "majority")
 PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256"}

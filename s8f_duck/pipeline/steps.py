@@ -115,6 +115,16 @@ GOLD_STEPS: tuple[str, ...] = (
 )
 SEMANTIC_LEAK_CHECK_STEPS: tuple[str, ...] = ("adjudication/semantic_leak_checks",)
 
+# grade --semantic: semantic_rubric, semantic_gold, semantic_ceilings (the semantic bundle),
+# semantic_entries (the submission's semantic member) and the variables s8f_graded_split,
+# agreement_resamples, agreement_seed -> the answers checked, the graded records and their
+# results, the bootstrap's weights, label counts, per-resample scores and the grade.
+SEMANTIC_GRADE_STEPS: tuple[str, ...] = (
+    "macros/grading", "grade/semantic_answers", "grade/packet_units", "grade/semantic_results",
+    "adjudication/agreement_weights", "grade/semantic_label_counts", "grade/semantic_resampled",
+    "grade/semantic_grade",
+)
+
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
     "macros/grading",

@@ -1,0 +1,154 @@
+"""`grade --semantic`: a submission's answers to the rubric's fields (its `semantic`
+member) against the semantic answer bundle's gold (docs/format.md §9): read here, compared
+by the SQL of steps.SEMANTIC_GRADE_STEPS. Per field: coverage, accuracy and macro-F1 with
+seeded bootstrap intervals, per-label precision, recall and F1, and the adjudicators' own
+agreement beside them (the ceiling)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pyarrow as pa
+
+from s8f_duck.pipeline.steps import SEMANTIC_GRADE_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.reading.load import read_json_file
+from s8f_duck.reading.schemas import SEMANTIC_SCHEMA
+from s8f_duck.safety.errors import UnusableInput
+
+DETAIL_RECORDS = 20  # the first results listed on tune and train (as the S8f grade's first inexact records)
+
+
+class _Entry(msgspec.Struct):
+    id: str
+    field: str
+    values: list[str]
+
+
+class _Submission(msgspec.Struct):
+    """What grade --semantic reads of a submission (other members are the S8f grade's)."""
+
+    corpus_sha256: str = ""
+    semantic: list[_Entry] = []
+
+
+class _Field(msgspec.Struct):
+    name: str
+    values: list[str]
+    multi: bool = False
+
+
+class _Ceiling(msgspec.Struct):
+    field: str
+    raw_agreement: float | None
+    alpha: float | None
+
+
+class _Gold(msgspec.Struct):
+    id: str
+    split: str
+    field: str
+    values: list[str]
+
+
+class SemanticBundle(msgspec.Struct):
+    """The parts of SEMANTIC.json the grade reads (adjudicate gold writes it)."""
+
+    schema: str
+    corpus_sha256: str
+    answers_sha256: str
+    rubric: list[_Field]
+    ceilings: list[_Ceiling]
+    gold: list[_Gold]
+
+
+def read_semantic(path: Path, answers_sha256: str | None = None) -> tuple[SemanticBundle, str]:
+    """The semantic bundle and its SHA-256; UnusableInput names the file and what is wrong
+    (another answer bundle's gold, when answers_sha256 is given)."""
+    document = read_json_file(path)
+    try:
+        bundle = msgspec.convert(document, SemanticBundle)
+    except msgspec.ValidationError as exc:
+        raise UnusableInput(f"{path}: not a semantic answer bundle ({SEMANTIC_SCHEMA}): {exc}") from None
+    if bundle.schema != SEMANTIC_SCHEMA:
+        raise UnusableInput(f"{path}: field 'schema' is {bundle.schema!r}, expected {SEMANTIC_SCHEMA!r}")
+    if answers_sha256 is not None and bundle.answers_sha256 != answers_sha256:
+        raise UnusableInput(f"{path}: the semantic bundle goes with another answer bundle (answers_sha256 "
+                            f"{bundle.answers_sha256}, --answers {answers_sha256})")  # fmt: skip
+    with open(path, "rb") as f:
+        return bundle, hashlib.file_digest(f, "sha256").hexdigest()
+
+
+def read_submission(path: Path) -> _Submission:
+    """The submission's digest binding and semantic member; UnusableInput names the entry."""
+    try:
+        return msgspec.json.decode(path.read_bytes(), type=_Submission)
+    except OSError as exc:
+        raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
+    except msgspec.ValidationError as exc:  # "Expected `str`, got `int` - at `$.semantic[3].id`"
+        raise UnusableInput(f"{path}: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise UnusableInput(f"{path}: not JSON: {exc}") from None
+
+
+def load(con: duckdb.DuckDBPyConnection, bundle: SemanticBundle, submission: _Submission) -> None:
+    """The tables SEMANTIC_GRADE_STEPS read. A submission bound to another corpus answers
+    nothing (as its S8f answers grade to nothing)."""
+    labels = [(k, f.name, f.multi, n, label) for k, f in enumerate(bundle.rubric) for n, label in enumerate(f.values)]
+    create_table(con, "semantic_rubric", {"field_index": "INTEGER", "field": "VARCHAR", "multi": "BOOLEAN",
+                                          "label_index": "INTEGER", "label": "VARCHAR"}, labels)  # fmt: skip
+    ceilings = [(c.field, c.raw_agreement, c.alpha) for c in bundle.ceilings]
+    create_table(con, "semantic_ceilings", {"field": "VARCHAR", "raw_agreement": "DOUBLE", "alpha": "DOUBLE"},
+                 ceilings)  # fmt: skip
+    text, listed = pa.string(), pa.list_(pa.string())
+    gold = pa.table({
+        "position": pa.array(range(len(bundle.gold)), pa.int64()), "id": pa.array([g.id for g in bundle.gold], text),
+        "split": pa.array([g.split for g in bundle.gold], text), "field": pa.array([g.field for g in bundle.gold], text),
+        "gold": pa.array([g.values for g in bundle.gold], listed),
+    })  # fmt: skip
+    bound = submission.corpus_sha256 == bundle.corpus_sha256
+    entries = submission.semantic if bound else []
+    given = pa.table({
+        "position": pa.array(range(len(entries)), pa.int64()), "id": pa.array([e.id for e in entries], text),
+        "field": pa.array([e.field for e in entries], text), "labels": pa.array([e.values for e in entries], listed),
+    })  # fmt: skip
+    for name, table in (("semantic_gold", gold), ("semantic_entries", given)):
+        con.register("_incoming", table)
+        con.execute(f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM _incoming")
+        con.unregister("_incoming")
+
+
+def semantic_grade(
+    semantic_path: Path, submission_path: Path, split: str = "test", answers_sha256: str | None = None,
+    resamples: int = 1000, seed: int = 0,
+) -> dict[str, Any]:  # fmt: skip
+    """The semantic grade of a submission over a split: the figures per field, and on tune
+    and train the first results per record too."""
+    bundle, semantic_sha256 = read_semantic(semantic_path, answers_sha256)
+    submission = read_submission(submission_path)
+    with connect() as con:
+        load(con, bundle, submission)
+        for name, value in (("s8f_graded_split", split), ("agreement_resamples", resamples), ("agreement_seed", seed)):
+            con.execute(f"SET VARIABLE {name} = ?", [value])
+        run_steps(con, SEMANTIC_GRADE_STEPS)
+        report: dict[str, Any] = {
+            "semantic_sha256": semantic_sha256,
+            "corpus_bound": submission.corpus_sha256 == bundle.corpus_sha256,
+            "graded_split": split,
+            "resamples": resamples,
+            "seed": seed,
+            "entries": len(submission.semantic),
+            "invalid_entries": rows(con, "SELECT count(*) AS n FROM semantic_answers WHERE invalid IS NOT NULL")[0]["n"],
+            "fields": rows(con, "SELECT * FROM semantic_grade"),
+        }
+        if split != "test":  # the held-out split gives figures only
+            report["first_incorrect"] = rows(
+                con, f"SELECT id, field, gold, submitted FROM semantic_results WHERE NOT correct "
+                     f"ORDER BY record_index, field_index LIMIT {DETAIL_RECORDS}")  # fmt: skip
+            report["first_invalid"] = rows(
+                con, f"SELECT position, id, field, invalid AS reason FROM semantic_answers "
+                     f"WHERE invalid IS NOT NULL ORDER BY position LIMIT {DETAIL_RECORDS}")  # fmt: skip
+    return report
