@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import REPO
+from conftest import REPO, S8F_ANSWERS, S8F_PUBLIC, run_cli
 
 from s8f_duck.adjudication.labels import LABELS_SCHEMA
 
@@ -37,3 +37,26 @@ def labelled(packet_path: Path, choose: Any) -> list[dict[str, Any]]:
                 entries.append({"id": record["id"], "field": field["name"], "values": [value],
                                 "evidence": [quote_of(record)] if field["evidence"] else []})  # fmt: skip
     return entries
+
+
+# three adjudicators: a and c agree on two records in three, b labels only the first 60
+CHOICES = {
+    "a": lambda k, f: f["values"][0],
+    "b": lambda k, f: f["values"][k % 2] if k < 60 else None,
+    "c": lambda k, f: f["values"][0] if k % 3 else f["values"][1],
+}
+
+
+def three(packet: Path, folder: Path) -> list[Path]:
+    return [labels_file(folder / f"{name}.json", packet, name, labelled(packet, choose))
+            for name, choose in CHOICES.items()]  # fmt: skip
+
+
+def made_gold(packet: Path, folder: Path, policy: str = "majority") -> Path:
+    """The semantic answer bundle of the three adjudicators of CHOICES, by `adjudicate gold`."""
+    semantic = folder / "semantic.json"
+    made = run_cli("adjudicate", "gold", packet, *three(packet, folder), "--policy", policy, "--public", S8F_PUBLIC,
+                   "--answers", S8F_ANSWERS, "--output", semantic, "--report", folder / "semantic-report.json",
+                   "--resamples", "50")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return semantic

@@ -12,20 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from adjudicated import labelled, labels_file
+from adjudicated import CHOICES, labelled, labels_file, three
 from conftest import S8F_ANSWERS, S8F_ANSWERS_SHA256, S8F_PUBLIC, S8F_PUBLIC_SHA256, S8F_REPORT, needs_s8f, run_cli
-
-# three adjudicators: a and c agree on two records in three, b labels only the first 60
-CHOICES = {
-    "a": lambda k, f: f["values"][0],
-    "b": lambda k, f: f["values"][k % 2] if k < 60 else None,
-    "c": lambda k, f: f["values"][0] if k % 3 else f["values"][1],
-}
-
-
-def three(packet: Path, folder: Path) -> list[Path]:
-    return [labels_file(folder / f"{name}.json", packet, name, labelled(packet, choose))
-            for name, choose in CHOICES.items()]  # fmt: skip
 
 
 def gold(packet: Path, labels: list[Path], folder: Path, *extra: str | Path, policy: str = "majority") -> Any:

@@ -31,6 +31,12 @@ def grade(
             "full feedback while test stays unseen. Aggregates are corpus-wide and graded on test only.",
         ),
     ] = Split.test,
+    semantic: Annotated[
+        Path | None,
+        typer.Option(help="Also grade the submission's answers to the rubric (its semantic member) against this "
+                          "semantic answer bundle (adjudicate gold): per field coverage, accuracy and macro-F1 "
+                          "with intervals, beside the adjudicators' own agreement."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -56,7 +62,7 @@ def grade(
 
     def go() -> dict:
         progress.step("grade the submission")
-        report = grading.grade_to(answers, submission, None if to_stdout else output, split.value)
+        report = grading.grade_to(answers, submission, None if to_stdout else output, split.value, semantic)
         progress.done()
         return report
 

@@ -13,6 +13,7 @@ from typing import Any, Self
 
 import duckdb
 
+from s8f_duck.grading import semantic
 from s8f_duck.pipeline.steps import (
     GRADE_FACT_VIEWS,
     GRADE_STEPS,
@@ -25,6 +26,7 @@ from s8f_duck.pipeline.steps import (
 )
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import BUNDLE_TABLES, load_bundle
+from s8f_duck.reading.scan import file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
@@ -278,17 +280,21 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
 
 
 def grade_to(
-    answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test"
-) -> dict[str, Any]:
-    """Grade over a split, and write the full report to output_path, if given (all or
-    nothing); return it."""
-    arguments.check({"--answers": answers_path, "--submission": submission_path}, {"--output": output_path})
-    if output_path is None:
-        return grade(answers_path, submission_path, split)
+    answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test",
+    semantic_path: Path | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Grade over a split (and on the semantic bundle's gold, if given), and write the full
+    report to output_path, if given (all or nothing); return it."""
+    arguments.check({"--answers": answers_path, "--submission": submission_path, "--semantic": semantic_path},
+                    {"--output": output_path})  # fmt: skip
     with Outputs([output_path]) as outputs:
         report = grade(answers_path, submission_path, split)
-        write_text(outputs.temp_for(output_path), dumps(report))
-        outputs.commit()
+        if semantic_path is not None:
+            report["semantic"] = semantic.semantic_grade(semantic_path, submission_path, split,
+                                                         answers_sha256=file_sha256(answers_path))  # fmt: skip
+        if output_path is not None:
+            write_text(outputs.temp_for(output_path), dumps(report))
+            outputs.commit()
     return report
 
 
@@ -316,7 +322,7 @@ def summary(report: dict[str, Any]) -> str:
     )
     if not report.get("aggregates_graded", True):
         line += f" (aggregates are corpus-wide and graded on test only, not on {split})"
-    return line
+    return "\n".join([line, *semantic.summary_lines(report["semantic"])]) if "semantic" in report else line
 
 
 def table(report: dict[str, Any]) -> str:
@@ -341,4 +347,6 @@ def table(report: dict[str, Any]) -> str:
     missing = report["breakdown"]["records"]["missing_from_submission"]
     if missing:
         lines += ["", f"test records missing from the submission: {missing}"]
+    if "semantic" in report:
+        lines += ["", *semantic.table_lines(report["semantic"])]
     return "\n".join(lines)

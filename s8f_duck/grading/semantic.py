@@ -69,12 +69,13 @@ def read_semantic(path: Path, answers_sha256: str | None = None) -> tuple[Semant
     """The semantic bundle and its SHA-256; UnusableInput names the file and what is wrong
     (another answer bundle's gold, when answers_sha256 is given)."""
     document = read_json_file(path)
+    schema = document.get("schema") if isinstance(document, dict) else None
+    if schema != SEMANTIC_SCHEMA:
+        raise UnusableInput(f"{path}: field 'schema' is {schema!r}, expected {SEMANTIC_SCHEMA!r}")
     try:
         bundle = msgspec.convert(document, SemanticBundle)
     except msgspec.ValidationError as exc:
-        raise UnusableInput(f"{path}: not a semantic answer bundle ({SEMANTIC_SCHEMA}): {exc}") from None
-    if bundle.schema != SEMANTIC_SCHEMA:
-        raise UnusableInput(f"{path}: field 'schema' is {bundle.schema!r}, expected {SEMANTIC_SCHEMA!r}")
+        raise UnusableInput(f"{path}: not a semantic answer bundle: {exc}") from None
     if answers_sha256 is not None and bundle.answers_sha256 != answers_sha256:
         raise UnusableInput(f"{path}: the semantic bundle goes with another answer bundle (answers_sha256 "
                             f"{bundle.answers_sha256}, --answers {answers_sha256})")  # fmt: skip
@@ -152,3 +153,35 @@ def semantic_grade(
                 con, f"SELECT position, id, field, invalid AS reason FROM semantic_answers "
                      f"WHERE invalid IS NOT NULL ORDER BY position LIMIT {DETAIL_RECORDS}")  # fmt: skip
     return report
+
+
+def _interval(field: dict[str, Any], name: str) -> str:
+    value = field[name]
+    if value is None:
+        return "-"
+    return f"{value:.3f} [{field[name + '_low']:.3f}, {field[name + '_high']:.3f}]"
+
+
+def summary_lines(report: dict[str, Any]) -> list[str]:
+    """A line per field: accuracy with its interval beside the adjudicators' ceiling."""
+    lines = []
+    for f in report["fields"]:
+        ceiling = "-" if f["ceiling_raw_agreement"] is None else f"{f['ceiling_raw_agreement']:.3f}"
+        lines.append(f"semantic {f['field']}: accuracy {_interval(f, 'accuracy')} over {f['records']} "
+                     f"{report['graded_split']} records (adjudicators agree {ceiling}), macro-F1 "
+                     f"{_interval(f, 'macro_f1')}, coverage {_interval(f, 'coverage')}")  # fmt: skip
+    if report["invalid_entries"]:
+        lines.append(f"semantic: {report['invalid_entries']} invalid entries graded as no answer")
+    return lines
+
+
+def table_lines(report: dict[str, Any]) -> list[str]:
+    """The per-field lines, then each field's labels: precision, recall, F1."""
+    lines = summary_lines(report)
+    lines.append(f"{'field':<20}{'label':<22}{'gold':>6}{'given':>7}{'prec':>8}{'recall':>8}{'F1':>8}")
+    for f in report["fields"]:
+        for label in f["labels"] or []:
+            cells = [("-" if label[k] is None else f"{label[k]:.3f}") for k in ("precision", "recall", "f1")]
+            lines.append(f"{f['field']:<20}{label['label']:<22}{label['gold']:>6}{label['given']:>7}"
+                         f"{cells[0]:>8}{cells[1]:>8}{cells[2]:>8}")  # fmt: skip
+    return lines
