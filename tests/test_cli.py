@@ -51,7 +51,8 @@ def triple(out: Path) -> list[str | Path]:
 
 def test_every_command_is_covered() -> None:
     assert set(COMMANDS) == {"freeze", "grade", "verify", "baseline", "explore", "sql", "run", "runs", "serve",
-                             "team", "submit", "leaderboard", "adjudicate packet", "adjudicate agree"}  # fmt: skip
+                             "team", "submit", "leaderboard", "adjudicate packet", "adjudicate agree",
+                             "adjudicate model"}  # fmt: skip
 
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])
