@@ -82,8 +82,10 @@ def test_structured_output_is_asked_for_and_the_labels_file_is_read_as_any(packe
     assert len(server.requests) == len(ISSUES)  # one request per record
     schema = answer_schema(read_packet(packet).rubric)
     for request in server.requests:
-        assert request["response_format"] == {"type": "json_schema",
-                                              "json_schema": {"name": "labels", "schema": schema, "strict": True}}
+        assert request["response_format"] == {
+            "type": "json_schema",
+            "json_schema": {"name": "labels", "schema": schema, "strict": True},
+        }
         assert request["model"] == "test-model"
     assert schema["properties"]["kind"]["properties"]["values"]["maxItems"] == 1
     assert schema["additionalProperties"] is False and schema["required"] == ["kind", "actionable", "needs_repository"]

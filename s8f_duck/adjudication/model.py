@@ -34,6 +34,7 @@ ATTEMPTS = 2  # an answer that breaks the schema or the rubric is asked for once
 @dataclass(frozen=True)
 class Asking:
     client: Any  # openai.OpenAI, shared by the threads (its HTTP client is thread-safe)
+    endpoint: str
     model: str
     prompt: Prompt
     packet: Packet
@@ -61,8 +62,8 @@ def adjudicate_model(
     try:
         journal = Journal.open(journal_path, binding, {r["id"] for r in packet.records})
         try:
-            _ask_all(Asking(_client(endpoint, key, max_retries, timeout), model, prompt, packet), journal,
-                     concurrency, progress)  # fmt: skip
+            asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet)
+            _ask_all(asking, journal, concurrency, progress)
         finally:
             journal.close()
             journal.remove_if_empty()
@@ -147,7 +148,7 @@ def _as_unusable(exc: BaseException, asking: Asking, journal: Journal) -> BaseEx
 
     if not isinstance(exc, openai.APIError):
         return exc  # a bug: exit 3
-    endpoint = str(asking.client.base_url).rstrip("/")  # as given, less a trailing /
+    endpoint = asking.endpoint
     done = len(journal.results)
     kept = f"the {done} records done are kept in {journal.path} for a re-run" if done else "no record was done"
     if isinstance(exc, openai.APIStatusError):
@@ -193,7 +194,8 @@ def _ask(asking: Asking, messages: list[dict[str, str]]) -> tuple[str | None, di
     """One answer's text, and its request's tokens, time and the client's retries."""
     started = time.perf_counter()
     raw = asking.client.chat.completions.with_raw_response.create(
-        model=asking.model, messages=messages, response_format=asking.prompt.response_format())
+        model=asking.model, messages=messages, response_format=asking.prompt.response_format()
+    )
     completion = raw.parse()
     latency_ms = round((time.perf_counter() - started) * 1000)
     choices = getattr(completion, "choices", None) or []

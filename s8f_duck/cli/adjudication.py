@@ -127,6 +127,7 @@ def model(
         packet, output, endpoint, model, name=name, api_key_env=api_key_env, concurrency=concurrency,
         max_retries=max_retries, timeout=timeout, progress=progress))  # fmt: skip
     progress.done()
+    waited = totals["latency_ms"] / 1000
     say(quiet, f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)\n"
                f"{totals['requests']} requests: {totals['prompt_tokens']} prompt tokens, "
-               f"{totals['completion_tokens']} completion tokens, {totals['latency_ms'] / 1000:.1f} s")  # fmt: skip
+               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited in all")  # fmt: skip
