@@ -154,3 +154,46 @@ def gold(
     counts = ", ".join(f"{c['field']} {c['gold']}/{c['records']}" for c in written["counts"])
     say(quiet, f"wrote {output} (gold per field: {counts}) and {report}\n"
                f"semantic sha256 {written['semantic_sha256']}\nleak checks: all true")  # fmt: skip
+
+
+@adjudicate.command()
+def model(
+    packet: Annotated[Path, typer.Argument(metavar="PACKET", help="The packet to label.")],
+    endpoint: Annotated[str, typer.Option(help="The API's base URL, e.g. http://127.0.0.1:8000/v1.")],
+    model: Annotated[str, typer.Option("--model", help="The model's name, as the endpoint knows it.")],
+    output: Annotated[Path, typer.Option(help="Where to write the labels file (JSON).")],
+    api_key_env: Annotated[
+        str | None, typer.Option(help="The environment variable holding the API key (else a placeholder is sent).")
+    ] = None,
+    name: Annotated[str | None, typer.Option(help="The adjudicator's name (default: the model's).")] = None,
+    concurrency: Annotated[int, typer.Option(help="Requests under way at once.")] = 4,
+    max_retries: Annotated[int, typer.Option(help="Retries of a request after a 429, a 5xx or a lost connection.")] = 4,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for one answer.")] = 120.0,
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Have a model label the packet through an OpenAI-compatible endpoint.
+
+    One request per record, its answer held to a JSON schema made from the rubric; an
+    answer that breaks it (or quotes what the record does not say) is asked for once
+    more, then the record is marked invalid, never guessed. Each record done is kept in
+    OUTPUT.journal at once: a run stopped at any point, run again with the same options,
+    asks only for the rest. The labels file holds every request's tokens and time.
+
+    \b
+    Exit status:
+      0  written
+      2  an unusable packet or option, a journal of another run, or an endpoint that
+         cannot be reached or refuses (one line names it; the journal is kept)
+    """
+    from s8f_duck.adjudication.model import adjudicate_model
+
+    progress = Progress.for_options("adjudicate model", quiet=quiet, verbose=verbose)
+    totals = guarded("adjudicate model", lambda: adjudicate_model(
+        packet, output, endpoint, model, name=name, api_key_env=api_key_env, concurrency=concurrency,
+        max_retries=max_retries, timeout=timeout, progress=progress))  # fmt: skip
+    progress.done()
+    waited = totals["latency_ms"] / 1000
+    say(quiet, f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)\n"
+               f"{totals['requests']} requests: {totals['prompt_tokens']} prompt tokens, "
+               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited in all")  # fmt: skip

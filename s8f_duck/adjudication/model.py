@@ -1,0 +1,225 @@
+"""`s8f-duck adjudicate model`: a model labels the packet through any OpenAI-compatible
+chat completions endpoint, one request per record, its answer held to a JSON schema made
+from the rubric (prompt.py). An answer that breaks it is asked for once more, then the
+record is marked invalid. 429s, 5xx and lost connections are retried by the client
+(max_retries, with backoff and the server's retry-after). Each finished record goes to
+the journal (journal.py) at once; the labels file is written when every record is done."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import CancelledError, Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from s8f_duck.adjudication.journal import Journal
+from s8f_duck.adjudication.labels import LABELS_SCHEMA
+from s8f_duck.adjudication.packet import Packet, read_packet
+from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
+from s8f_duck.reading.gojson import dumps
+from s8f_duck.safety import arguments
+from s8f_duck.safety.commit import Outputs
+from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.progress import Progress
+from s8f_duck.safety.writers import write_text
+
+PLACEHOLDER_KEY = "none"  # sent without --api-key-env: local servers ignore it, the client wants one
+ATTEMPTS = 2  # an answer that breaks the schema or the rubric is asked for once more
+
+
+@dataclass(frozen=True)
+class Asking:
+    client: Any  # openai.OpenAI, shared by the threads (its HTTP client is thread-safe)
+    endpoint: str
+    model: str
+    prompt: Prompt
+    packet: Packet
+    stop: threading.Event = field(default_factory=threading.Event)  # set at the first failure: no more requests
+
+
+def adjudicate_model(
+    packet_path: Path, output: Path, endpoint: str, model: str, *, name: str | None = None,
+    api_key_env: str | None = None, concurrency: int = 4, max_retries: int = 4, timeout: float = 120.0,
+    progress: Progress | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Write the labels file; return its totals."""
+    progress = progress or Progress("adjudicate model")
+    journal_path = Path(f"{output}.journal")
+    arguments.check({"PACKET": packet_path}, {"--output": output, "the journal": journal_path})
+    _check_options(endpoint, model, concurrency, max_retries, timeout)
+    key = _api_key(api_key_env)
+    packet = read_packet(packet_path)
+    prompt = prompt_for(packet.rubric)
+    who = (name if name is not None else model).strip()
+    if not who:
+        raise UnusableInput("--name: give the adjudicator a name")
+    binding = {"packet_sha256": packet.sha256, "model": model, "endpoint": endpoint, "prompt_sha256": prompt.sha256}
+    outputs = Outputs([output])  # its directory locked: one run at a time appends to the journal
+    try:
+        journal = Journal.open(journal_path, binding, {r["id"] for r in packet.records})
+        try:
+            asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet)
+            _ask_all(asking, journal, concurrency, progress)
+        finally:
+            journal.close()
+            journal.remove_if_empty()
+        adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
+                       "prompt_sha256": prompt.sha256}  # fmt: skip
+        document = _document(packet, adjudicator, journal.results)
+        write_text(outputs.temp_for(output), dumps(document))
+        outputs.commit()
+        journal_path.unlink()
+    finally:
+        outputs.discard()
+    return document["totals"]
+
+
+def _check_options(endpoint: str, model: str, concurrency: int, max_retries: int, timeout: float) -> None:
+    if concurrency < 1:
+        raise UnusableInput(f"--concurrency {concurrency}: need at least 1")
+    if max_retries < 0:
+        raise UnusableInput(f"--max-retries {max_retries}: need 0 or more")
+    if not timeout > 0:
+        raise UnusableInput(f"--timeout {timeout}: need more than 0 seconds")
+    if not model.strip():
+        raise UnusableInput("--model: give the model's name")
+    try:
+        url = urlsplit(endpoint)
+        url.port  # noqa: B018  (a bad port raises here)
+    except ValueError as exc:
+        raise UnusableInput(f"--endpoint {endpoint}: not a URL: {exc}") from None
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise UnusableInput(f"--endpoint {endpoint}: expected the API's base URL, http(s)://HOST[:PORT]/v1")
+    if url.username or url.password or url.query or url.fragment:
+        raise UnusableInput(f"--endpoint {endpoint}: the base URL alone, without credentials, query or fragment "
+                            "(the key goes in --api-key-env)")  # fmt: skip
+
+
+def _api_key(variable: str | None) -> str:
+    if variable is None:
+        return PLACEHOLDER_KEY
+    key = os.environ.get(variable, "")
+    if not key.strip():
+        raise UnusableInput(f"--api-key-env {variable}: the environment variable is not set or empty")
+    return key
+
+
+def _client(endpoint: str, key: str, max_retries: int, timeout: float) -> Any:
+    import openai  # here: it costs half a second to import, and only this command needs it
+
+    return openai.OpenAI(base_url=endpoint, api_key=key, max_retries=max_retries, timeout=timeout)
+
+
+def _ask_all(asking: Asking, journal: Journal, concurrency: int, progress: Progress) -> None:
+    """Every record not in the journal, `concurrency` at a time; each result journaled as it
+    comes. The first endpoint failure cancels what has not started; what has is kept."""
+    total = len(asking.packet.records)
+    pending = [r for r in asking.packet.records if r["id"] not in journal.results]
+    _show(progress, journal, total)
+    failure: BaseException | None = None
+    with ThreadPoolExecutor(concurrency, thread_name_prefix="adjudicate") as pool:
+        futures: list[Future[dict[str, Any]]] = [pool.submit(_adjudicate, asking, r) for r in pending]
+        for future in as_completed(futures):
+            try:
+                journal.add(future.result())
+            except CancelledError:
+                continue
+            except BaseException as exc:  # noqa: BLE001  (the first one is raised below)
+                failure = failure or exc
+                for other in futures:
+                    other.cancel()
+                continue
+            _show(progress, journal, total)
+    if failure is not None:
+        raise _as_unusable(failure, asking, journal) from None
+
+
+def _show(progress: Progress, journal: Journal, total: int) -> None:
+    invalid = sum("invalid" in r for r in journal.results.values())
+    progress.step(f"{len(journal.results)}/{total} records, {invalid} invalid")
+
+
+def _as_unusable(exc: BaseException, asking: Asking, journal: Journal) -> BaseException:
+    import openai
+
+    if not isinstance(exc, openai.APIError):
+        return exc  # a bug: exit 3
+    endpoint = asking.endpoint
+    done = len(journal.results)
+    kept = f"the {done} records done are kept in {journal.path} for a re-run" if done else "no record was done"
+    if isinstance(exc, openai.APIStatusError):
+        hint = " (is it the API's base URL, …/v1, and the model's name?)" if exc.status_code == 404 else ""
+        return UnusableInput(f"--endpoint {endpoint} answered {exc.status_code}{hint}: {_short(exc.message)}; {kept}")
+    retries = asking.client.max_retries
+    return UnusableInput(f"--endpoint {endpoint}: unreachable after {retries} retries ({_short(str(exc))}); {kept}")
+
+
+def _short(text: str) -> str:
+    return " ".join(text.split())[:200]
+
+
+def _adjudicate(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
+    """One record's labels, or the reason it is invalid, with every request made for it."""
+    if asking.stop.is_set():
+        raise CancelledError  # another record's request failed: this one is not sent
+    try:
+        return _labelled(asking, record)
+    except BaseException:
+        asking.stop.set()  # before the pool's thread takes the next record
+        raise
+
+
+def _labelled(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
+    messages = asking.prompt.messages(record)
+    requests: list[dict[str, Any]] = []
+    for attempt in range(1, ATTEMPTS + 1):
+        content, request = _ask(asking, messages)
+        try:
+            labels = check_answer(content, record, asking.packet.rubric)
+        except BadAnswer as bad:
+            requests.append({"id": record["id"], "attempt": attempt, "valid": False, "reason": str(bad), **request})
+            messages = [*messages, {"role": "assistant", "content": content or ""},
+                        {"role": "user", "content": ASK_AGAIN.format(reason=bad)}]  # fmt: skip
+            continue
+        requests.append({"id": record["id"], "attempt": attempt, "valid": True, "reason": None, **request})
+        return {"id": record["id"], "labels": labels, "requests": requests}
+    return {"id": record["id"], "invalid": requests[-1]["reason"], "requests": requests}
+
+
+def _ask(asking: Asking, messages: list[dict[str, str]]) -> tuple[str | None, dict[str, Any]]:
+    """One answer's text, and its request's tokens, time and the client's retries."""
+    started = time.perf_counter()
+    raw = asking.client.chat.completions.with_raw_response.create(
+        model=asking.model, messages=messages, response_format=asking.prompt.response_format()
+    )
+    completion = raw.parse()
+    latency_ms = round((time.perf_counter() - started) * 1000)
+    choices = getattr(completion, "choices", None) or []
+    message = getattr(choices[0], "message", None) if choices else None
+    usage = getattr(completion, "usage", None)
+    return getattr(message, "content", None), {
+        "prompt_tokens": getattr(usage, "prompt_tokens", None),
+        "completion_tokens": getattr(usage, "completion_tokens", None),
+        "latency_ms": latency_ms,
+        "retries": raw.retries_taken,
+    }
+
+
+def _document(packet: Packet, adjudicator: dict[str, Any], results: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The labels file (labels.py's format, with the model's invalid records, requests and
+    totals), in the packet's order whatever order the answers came in."""
+    done = [results[r["id"]] for r in packet.records]
+    requests = [q for result in done for q in result["requests"]]
+    tokens = {k: sum(q[k] or 0 for q in requests) for k in ("prompt_tokens", "completion_tokens", "latency_ms")}
+    invalid = [{"id": result["id"], "reason": result["invalid"]} for result in done if "invalid" in result]
+    return {
+        "schema": LABELS_SCHEMA, "packet_sha256": packet.sha256, "adjudicator": adjudicator,
+        "labels": [label for result in done for label in result.get("labels", [])],
+        "invalid": invalid, "requests": requests,
+        "totals": {"records": len(done), "labelled": len(done) - len(invalid), "invalid": len(invalid),
+                   "requests": len(requests), **tokens},
+    }  # fmt: skip
