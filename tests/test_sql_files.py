@@ -45,9 +45,11 @@ def test_appending_step_creates_and_fills_the_table_it_is_named_for(step: str) -
 
 
 def test_ungraded_step_makes_every_grade_table_the_run_record_reads() -> None:
-    """runs/ungraded stands in for the grade of a run that was not graded: it makes each
+    """runs/ungraded stands in for the grade of a run that was not graded, and
+    runs/no_semantic for the semantic grade of a run without one: together they make each
     table of the grade that the appending steps read, and nothing else."""
-    made = {s.this.find(exp.Table).name for s in sqlglot.parse(steps.sql_path("runs/ungraded").read_text(), read="duckdb")}
+    made = {s.this.find(exp.Table).name for step in ("runs/ungraded", *steps.NO_SEMANTIC_STEPS)
+            for s in sqlglot.parse(steps.sql_path(step).read_text(), read="duckdb")}  # fmt: skip
     read = {
         t.name
         for step in APPENDING_STEPS
@@ -81,7 +83,8 @@ def test_every_sql_file_is_run_by_some_command() -> None:
     used = {
         steps.sql_path(step)
         for step in (
-            *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.SERVICE_LEADERBOARD_STEPS, *steps.MACRO_STEPS
+            *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.SERVICE_LEADERBOARD_STEPS,
+            *steps.MACRO_STEPS,
         )
     }
     assert set(steps.all_sql_files()) <= used

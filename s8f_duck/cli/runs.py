@@ -49,6 +49,11 @@ def run(
         typer.Option(help="NAME=URL: an HTTP(S) endpoint the candidate may call at $S8F_ENDPOINT_NAME, "
                           "through a proxy that records every request (repeatable)."),
     ] = None,  # fmt: skip
+    semantic: Annotated[
+        Path | None,
+        typer.Option(help="A semantic answer bundle (adjudicate gold): also grade the submission's answers to the "
+                          "rubric on it, and record the grade per field. Read here, never mounted."),  # fmt: skip
+    ] = None,
     env: Annotated[list[str] | None, typer.Option(help="Pass this environment variable by name (repeatable).")] = None,
     ro: Annotated[
         list[Path] | None, typer.Option(help="Mount this path read-only at its own path, e.g. a virtual environment.")
@@ -91,6 +96,7 @@ def run(
             public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
             candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
             submission_bytes=runner.parse_size(submission_limit, "--submission-limit") if submission_limit else None,
+            semantic=semantic,
         )  # fmt: skip
         return runner.run(request, progress)
 

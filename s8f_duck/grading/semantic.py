@@ -128,30 +128,40 @@ def semantic_grade(
 ) -> dict[str, Any]:  # fmt: skip
     """The semantic grade of a submission over a split: the figures per field, and on tune
     and train the first results per record too."""
+    with connect() as con:
+        return grade_into(con, semantic_path, submission_path, split, answers_sha256, resamples, seed)
+
+
+def grade_into(
+    con: duckdb.DuckDBPyConnection, semantic_path: Path, submission_path: Path, split: str = "test",
+    answers_sha256: str | None = None, resamples: int = 1000, seed: int = 0,
+) -> dict[str, Any]:  # fmt: skip
+    """semantic_grade in the given database, whose tables (semantic_grade, semantic_results,
+    semantic_meta...) stay there for a run's record."""
     bundle, semantic_sha256 = read_semantic(semantic_path, answers_sha256)
     submission = read_submission(submission_path)
-    with connect() as con:
-        load(con, bundle, submission)
-        for name, value in (("s8f_graded_split", split), ("agreement_resamples", resamples), ("agreement_seed", seed)):
-            con.execute(f"SET VARIABLE {name} = ?", [value])
-        run_steps(con, SEMANTIC_GRADE_STEPS)
-        report: dict[str, Any] = {
-            "semantic_sha256": semantic_sha256,
-            "corpus_bound": submission.corpus_sha256 == bundle.corpus_sha256,
-            "graded_split": split,
-            "resamples": resamples,
-            "seed": seed,
-            "entries": len(submission.semantic),
-            "invalid_entries": rows(con, "SELECT count(*) AS n FROM semantic_answers WHERE invalid IS NOT NULL")[0]["n"],
-            "fields": rows(con, "SELECT * FROM semantic_grade"),
-        }
-        if split != "test":  # the held-out split gives figures only
-            report["first_incorrect"] = rows(
-                con, f"SELECT id, field, gold, submitted FROM semantic_results WHERE NOT correct "
-                     f"ORDER BY record_index, field_index LIMIT {DETAIL_RECORDS}")  # fmt: skip
-            report["first_invalid"] = rows(
-                con, f"SELECT position, id, field, invalid AS reason FROM semantic_answers "
-                     f"WHERE invalid IS NOT NULL ORDER BY position LIMIT {DETAIL_RECORDS}")  # fmt: skip
+    load(con, bundle, submission)
+    create_table(con, "semantic_meta", {"semantic_sha256": "VARCHAR"}, [(semantic_sha256,)])
+    for name, value in (("s8f_graded_split", split), ("agreement_resamples", resamples), ("agreement_seed", seed)):
+        con.execute(f"SET VARIABLE {name} = ?", [value])
+    run_steps(con, SEMANTIC_GRADE_STEPS)
+    report: dict[str, Any] = {
+        "semantic_sha256": semantic_sha256,
+        "corpus_bound": submission.corpus_sha256 == bundle.corpus_sha256,
+        "graded_split": split,
+        "resamples": resamples,
+        "seed": seed,
+        "entries": len(submission.semantic),
+        "invalid_entries": rows(con, "SELECT count(*) AS n FROM semantic_answers WHERE invalid IS NOT NULL")[0]["n"],
+        "fields": rows(con, "SELECT * FROM semantic_grade"),
+    }
+    if split != "test":  # the held-out split gives figures only
+        report["first_incorrect"] = rows(
+            con, f"SELECT id, field, gold, submitted FROM semantic_results WHERE NOT correct "
+                 f"ORDER BY record_index, field_index LIMIT {DETAIL_RECORDS}")  # fmt: skip
+        report["first_invalid"] = rows(
+            con, f"SELECT position, id, field, invalid AS reason FROM semantic_answers "
+                 f"WHERE invalid IS NOT NULL ORDER BY position LIMIT {DETAIL_RECORDS}")  # fmt: skip
     return report
 
 

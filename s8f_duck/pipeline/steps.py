@@ -148,8 +148,10 @@ GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts"
 # run: the grade tables (or, for a run that was not graded, empty ones) and the runner's
 # run_meta and run_request_log -> one transaction of rows in the attached runs database.
 UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
+NO_SEMANTIC_STEPS: tuple[str, ...] = ("runs/no_semantic",)  # a run not graded on a semantic bundle
 RUN_RECORD_STEPS: tuple[str, ...] = (
     "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
+    "runs/run_semantic", "runs/run_semantic_results",
 )  # fmt: skip
 
 # serve: the pending submission (one row) -> the service database's submissions table;

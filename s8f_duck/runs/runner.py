@@ -28,10 +28,18 @@ from typing import Any
 import duckdb
 
 from s8f_duck.grading import grade as grading
-from s8f_duck.pipeline.steps import RUN_RECORD_STEPS, UNGRADED_STEPS, connect, create_table, run_steps
+from s8f_duck.grading import semantic as semantic_grading
+from s8f_duck.pipeline.steps import (
+    NO_SEMANTIC_STEPS,
+    RUN_RECORD_STEPS,
+    UNGRADED_STEPS,
+    connect,
+    create_table,
+    run_steps,
+)
 from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.load import load_bundle, load_public
-from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SUBMISSION_SCHEMA
+from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
 from s8f_duck.runs.limits import WRITABLE, Limits
 from s8f_duck.safety.errors import UnusableInput
@@ -70,6 +78,7 @@ class RunRequest:
     env_names: list[str] = field(default_factory=list)
     read_only: list[Path] = field(default_factory=list)
     submission_bytes: int | None = None  # the largest submission read; None: submission_limit(answers)
+    semantic: Path | None = None  # a semantic answer bundle (adjudicate gold) to grade the submission on too
 
 
 def default_limits() -> Limits:
@@ -121,7 +130,8 @@ def _inside(path: Path, directory: Path) -> bool:
 def _secret_paths(request: RunRequest) -> list[Path]:
     """What no mount may show: the answers, the runs database, its run directories."""
     db = Path(os.path.realpath(request.runs_db))
-    return [_resolved(request.answers, "answer bundle"), db, db.with_name(db.name + ".wal"), run_root(db)]
+    semantic = [_resolved(request.semantic, "semantic answer bundle")] if request.semantic else []
+    return [_resolved(request.answers, "answer bundle"), *semantic, db, db.with_name(db.name + ".wal"), run_root(db)]
 
 
 def _check_mounts(request: RunRequest, sources: list[Path]) -> None:
@@ -174,7 +184,8 @@ def check_inputs(request: RunRequest, public: Path, answers: Path, public_sha256
 
 
 _SCHEMA_NAMES = {
-    CORPUS_SCHEMA: "a public corpus", ANSWERS_SCHEMA: "an answer bundle", SUBMISSION_SCHEMA: "a submission"
+    CORPUS_SCHEMA: "a public corpus", ANSWERS_SCHEMA: "an answer bundle", SUBMISSION_SCHEMA: "a submission",
+    SEMANTIC_SCHEMA: "a semantic answer bundle",
 }  # fmt: skip
 
 
@@ -233,6 +244,9 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     progress.step("check the corpus, the answers and the sandbox")
     public_sha256 = _file_sha256(public)
     check_inputs(request, public, answers, public_sha256)
+    semantic = _resolved(request.semantic, "semantic answer bundle") if request.semantic else None
+    if semantic is not None:
+        semantic_grading.read_semantic(semantic, _file_sha256(answers))  # refused now, not after the run
     sandbox.check_available()
     most_bytes = request.submission_bytes or submission_limit(answers)
 
@@ -310,12 +324,17 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             report = grading.full_report(con)
             if not report["corpus_bound"]:
                 outcome, message, report = "unusable_submission", "the submission is bound to another corpus", None
+            elif semantic is not None:
+                report["semantic"] = semantic_grading.grade_into(
+                    con, semantic, run_dir / "submission.json", request.split, _file_sha256(answers))
         except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
-            outcome, message = "unusable_submission", _ungradable(exc)
+            outcome, message, report = "unusable_submission", _ungradable(exc), None
     if report is None:  # in a fresh database: a grade that stopped half-way left some of its tables
         con.close()
         con = connect()
         run_steps(con, UNGRADED_STEPS)
+    if report is None or "semantic" not in report:
+        run_steps(con, NO_SEMANTIC_STEPS)
     meta = {
         "run_id": run_id, "name": request.name, "command": list(request.command),
         "candidate_sha256": tree_sha256(candidate), "public_sha256": public_sha256,
