@@ -169,3 +169,17 @@ def packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
                    "--output", path)  # fmt: skip
     assert made.returncode == 0, made.stderr
     return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """Debian's Chromium, headless, through Playwright (tests/browser.py says when it is skipped)."""
+    from browser import CHROMIUM, CHROMIUM_ARGS
+
+    if not CHROMIUM.is_file():
+        pytest.skip(f"no Chromium at {CHROMIUM}: `make install` as root installs it, else `apt-get install -y chromium`")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield launched
+        launched.close()

@@ -52,7 +52,7 @@ def triple(out: Path) -> list[str | Path]:
 def test_every_command_is_covered() -> None:
     assert set(COMMANDS) == {"freeze", "grade", "verify", "baseline", "explore", "sql", "run", "runs", "serve",
                              "team", "submit", "leaderboard", "adjudicate packet", "adjudicate agree",
-                             "adjudicate gold", "adjudicate model"}  # fmt: skip
+                             "adjudicate gold", "adjudicate model", "adjudicate page"}  # fmt: skip
 
 
 @pytest.mark.parametrize("flag", ["-h", "--help"])

@@ -11,20 +11,10 @@ from typing import Any
 from urllib.parse import unquote, urlparse
 
 import pytest
+from browser import needs_chromium, open_page
 from conftest import HOSTILE_NAME, run_cli
 
-CHROMIUM = Path("/usr/bin/chromium")
-# No first-run work, no background traffic, nothing that needs a GPU or a setuid sandbox.
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
-
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.is_file(),
-    reason=f"no Chromium at {CHROMIUM}: `make install` as root installs it, else `apt-get install -y chromium`",
-)
-sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed: pip install -e '.[test]'")
+pytestmark = needs_chromium
 
 
 @pytest.fixture(scope="module")
@@ -40,33 +30,6 @@ def page_file(
     assert done.returncode == 0, done.stderr
     board = json.loads(run_cli("leaderboard", *args, "--format", "json").stdout)
     return page, board
-
-
-def open_page(browser: Any, page: Path, width: int) -> tuple[Any, dict[str, list[str]]]:
-    """The page in a new context of the given width, with what it logged and requested."""
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    seen: dict[str, list[str]] = {"errors": [], "requests": [], "dialogs": []}
-
-    def route(route: Any) -> None:  # every request is recorded; none but the page's own is served
-        seen["requests"].append(route.request.url)
-        route.continue_() if route.request.url == page.as_uri() else route.abort()
-
-    context.route("**/*", route)
-    context.on("request", lambda request: seen["requests"].append(request.url))
-    tab = context.new_page()
-    tab.on("console", lambda message: seen["errors"].append(message.text) if message.type == "error" else None)
-    tab.on("pageerror", lambda error: seen["errors"].append(str(error)))
-    tab.on("dialog", lambda dialog: (seen["dialogs"].append(dialog.message), dialog.dismiss()))
-    tab.goto(page.as_uri(), wait_until="load")  # the page draws itself as it loads
-    return tab, seen
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        yield launched
-        launched.close()
 
 
 @pytest.mark.parametrize("width", [1366, 400])

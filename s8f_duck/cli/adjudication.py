@@ -60,6 +60,32 @@ def packet(
 
 
 @adjudicate.command()
+def page(
+    packet: Annotated[Path, typer.Argument(metavar="PACKET", help="The packet to label.")],
+    output: Annotated[Path, typer.Option(help="Where to write the page (one HTML file).")],
+    quiet: Quiet = False,
+    verbose: Verbose = False,
+) -> None:
+    """Write the labelling page for people: one HTML file that works offline.
+
+    Open it in a browser: one record at a time, its title and body shown as text, a
+    control per field of the rubric, evidence taken by selecting text in the record, a
+    keyboard shortcut for every action (press ?), the work kept in the browser across
+    reloads, and an export that downloads the labels file NAME.labels.json for
+    `adjudicate agree` and `gold`. Nothing is fetched or sent.
+
+    \b
+    Exit status:
+      0  written
+      2  an unusable packet or output (one line names it)
+    """
+    from s8f_duck.adjudication.page import write_page
+
+    count = guarded("adjudicate page", lambda: write_page(packet, output))
+    say(quiet, f"wrote the labelling page of {count} records to {output}")
+
+
+@adjudicate.command()
 def agree(
     packet: Annotated[Path, typer.Argument(metavar="PACKET", help="The packet the labels are for.")],
     labels: Annotated[list[Path], typer.Argument(metavar="LABELS...", help="Labels files (JSON, or CSV).")],
