@@ -171,9 +171,11 @@ def packet(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Any:
-    """Debian's Chromium, headless, through Playwright (tests/browser.py says when it is skipped)."""
+    """Debian's Chromium, headless, through Playwright (tests/browser.py says when it is skipped);
+    closed with its module: Playwright's sync API keeps an event loop running meanwhile,
+    where other tests' asyncio.run would fail."""
     from browser import CHROMIUM, CHROMIUM_ARGS
 
     if not CHROMIUM.is_file():
