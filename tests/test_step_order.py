@@ -27,7 +27,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "grade, then a run's record": (*steps.GRADE_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS),
     "an ungraded run's record": (*steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS),
     "a run's record with its semantic grade": (*steps.GRADE_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.RUN_RECORD_STEPS),
-    "leaderboard": steps.LEADERBOARD_STEPS,
+    "leaderboard": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS),
     "serve": (*steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
     "facts": steps.FACT_STEPS,
     "adjudicate packet": steps.PACKET_STEPS,

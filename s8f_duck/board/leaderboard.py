@@ -15,7 +15,7 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import LEADERBOARD_STEPS, connect, rows, run_steps
+from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.paths import run_root
 
@@ -33,8 +33,9 @@ class Request:
     compare: tuple[str, str] | None = None
 
 
-def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
-    """Attach the runs database read-only, waiting a while for a runner that is writing it."""
+def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
+    """Attach the runs database read-only, waiting a while for a runner that is writing it;
+    whether it has the tables of semantic grades (a database written before them has not)."""
     if not runs_db.is_file():
         raise UnusableInput(f"{runs_db}: no such runs database")
     deadline = time.monotonic() + _LOCK_WAIT_SECONDS
@@ -59,6 +60,7 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
         raise UnusableInput(f"{runs_db}: no run is recorded in this database")
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
+    return {"run_semantic", "run_semantic_results"} <= tables
 
 
 def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
@@ -93,7 +95,7 @@ def compute(request: Request) -> dict[str, Any]:
     con = connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
-        _attach(con, request.runs_db)
+        semantic = _attach(con, request.runs_db)
         try:
             run_steps(con, LEADERBOARD_STEPS[:1])
         except duckdb.Error as exc:
@@ -115,14 +117,18 @@ def compute(request: Request) -> dict[str, Any]:
             con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
         try:
             run_steps(con, LEADERBOARD_STEPS[1:])
+            if semantic:
+                run_steps(con, LEADERBOARD_SEMANTIC_STEPS)
         except duckdb.Error as exc:  # e.g. out of memory for very many resamples
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
-        return _document(con, request, pair)
+        return _document(con, request, pair, semantic)
     finally:
         con.close()
 
 
-def _document(con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[str, Any]] | None) -> dict[str, Any]:
+def _document(
+    con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[str, Any]] | None, semantic: bool
+) -> dict[str, Any]:  # fmt: skip
     root = run_root(request.runs_db)
     runs = rows(
         con,
@@ -156,6 +162,15 @@ def _document(con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[
         "JOIN leaderboard USING (run_id) ORDER BY rank, CASE a.aggregate WHEN 'state_counts' THEN 1 "
         "WHEN 'label_counts' THEN 2 WHEN 'newest_issue_ids' THEN 3 ELSE 4 END",
     )
+    semantic_scores = rows(
+        con, "SELECT s.* EXCLUDE (run_index, group_id) FROM semantic_scores AS s JOIN leaderboard USING (run_id) "
+             "ORDER BY rank, field_index") if semantic else []  # fmt: skip
+    semantic_labels = rows(
+        con, "SELECT s.* EXCLUDE (run_index) FROM semantic_label_scores AS s JOIN leaderboard USING (run_id) "
+             "ORDER BY rank, field, gold DESC, label") if semantic else []  # fmt: skip
+    semantic_overall = rows(
+        con, "SELECT s.* EXCLUDE (run_index) FROM semantic_overall AS s JOIN leaderboard USING (run_id) "
+             "ORDER BY rank") if semantic else []  # fmt: skip
     comparison = None
     if pair:
         comparison = {
@@ -165,6 +180,8 @@ def _document(con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[
                 con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples "
                 "FROM paired_differences ORDER BY score",
             ),
+            "semantic_differences": rows(con, "SELECT * EXCLUDE (field_index) FROM semantic_differences")
+            if semantic else [],
         }  # fmt: skip
     return {
         "schema": SCHEMA,
@@ -177,5 +194,6 @@ def _document(con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[
         "runs": runs,
         "scores": scores,
         "aggregates": aggregates,
+        "semantic": {"scores": semantic_scores, "labels": semantic_labels, "overall": semantic_overall},
         "comparison": comparison,
     }

@@ -33,7 +33,9 @@ def _value(value: Any) -> str:
 
 def to_csv(board: dict[str, Any]) -> str:
     """One row per run and number. Scopes: run (its grade and cost), slice, label,
-    aggregate, and with --compare difference (F1 of the first run less the second's)."""
+    aggregate, semantic and semantic label (runs graded on adjudicated fields), and with
+    --compare difference (F1, or a semantic field's accuracy, of the first run less the
+    second's)."""
     buffer = io.StringIO()
     out = csv.writer(buffer, lineterminator="\n")
     out.writerow(["run_id", "name", "split", "outcome", "scope", "key", "metric", "value", "low", "high"])
@@ -55,10 +57,22 @@ def to_csv(board: dict[str, Any]) -> str:
     for a in board["aggregates"]:
         put(runs[a["run_id"]], "aggregate", a["aggregate"], "exact", a["exact"])
         put(runs[a["run_id"]], "aggregate", a["aggregate"], "differences", a["differences"])
+    for s in board["semantic"]["scores"]:
+        run = runs[s["run_id"]]
+        put(run, "semantic", s["field"], "coverage", s["coverage"])
+        for metric in ("accuracy", "macro_f1"):
+            put(run, "semantic", s["field"], metric, s[metric], s[f"{metric}_low"], s[f"{metric}_high"])
+        put(run, "semantic", s["field"], "ceiling_raw_agreement", s["ceiling_raw_agreement"])
+    for s in board["semantic"]["labels"]:
+        for metric in ("precision", "recall", "f1"):
+            put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", metric, s[metric])
     if c := board["comparison"]:
         pair = {**runs[c["run_a"]], "name": f"{c['name_a']} - {c['name_b']}"}
         for d in c["differences"]:
             put(pair, "difference", f"{d['scope']}:{d['key']}", "f1_difference", d["difference"], d["low"], d["high"])
+        for d in c["semantic_differences"]:
+            put(pair, "difference", f"semantic:{d['field']}", "accuracy_difference", d["difference"], d["low"],
+                d["high"])
     return buffer.getvalue()
 
 
@@ -170,6 +184,27 @@ def _comparison_section(c: dict[str, Any]) -> str:
     )
 
 
+def _semantic_section(board: dict[str, Any]) -> str:
+    runs = {r["run_id"]: r for r in board["runs"]}
+    body = [
+        [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["coverage"]),
+         _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
+         _score(s["macro_f1"], s["macro_f1_low"], s["macro_f1_high"]), _score(s["ceiling_raw_agreement"])]
+        for s in sorted(board["semantic"]["scores"], key=lambda s: s["field_index"])  # runs in rank order: stable
+    ]  # fmt: skip
+    header = ["field", "run", "records", "coverage", "accuracy", "macro-F1", "ceiling"]
+    return ("Adjudicated fields: accuracy and macro-F1 [95% interval]; the ceiling is the adjudicators' own "
+            "agreement\n" + _grid(header, body, [False, False, True, True]))  # fmt: skip
+
+
+def _semantic_comparison_section(c: dict[str, Any]) -> str:
+    body = [[d["field"], _score(d["accuracy_a"]), _score(d["accuracy_b"]), _signed(d["difference"], d["low"], d["high"]),
+             verdict(d)] for d in c["semantic_differences"]]  # fmt: skip
+    return ("Paired comparison on the adjudicated fields: accuracy of A less accuracy of B\n"
+            + _grid(["field", "accuracy A", "accuracy B", "difference [95% interval]", "verdict"], body,
+                    [False, True, True]))  # fmt: skip
+
+
 def to_table(board: dict[str, Any]) -> str:
     """The runs, then each slice, the frequent labels, the aggregates and the comparison."""
     title = (
@@ -182,6 +217,10 @@ def to_table(board: dict[str, Any]) -> str:
     sections += _label_sections(board)
     if board["aggregates"]:
         sections.append(_aggregates_section(board))
+    if board["semantic"]["scores"]:
+        sections.append(_semantic_section(board))
     if board["comparison"]:
         sections.append(_comparison_section(board["comparison"]))
+        if board["comparison"]["semantic_differences"]:
+            sections.append(_semantic_comparison_section(board["comparison"]))
     return "\n\n".join(sections)

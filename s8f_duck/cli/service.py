@@ -29,6 +29,11 @@ def serve(
     ] = None,
     ladder_step: Annotated[float, typer.Option(help="The Ladder's step for held-out scores (a share of records).")] = 0.01,
     max_bytes: Annotated[str, typer.Option(help="Largest submission accepted; larger is 413.")] = "64MiB",
+    semantic: Annotated[
+        Path | None,
+        typer.Option(help="A semantic answer bundle (adjudicate gold): grade the answers to the rubric too; on test "
+                          "the one score is the mean of the exact share and the adjudicated accuracy."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -65,7 +70,7 @@ def serve(
         config = service.ServiceConfig(
             answers=answers, public=public, db=db, teams=load_teams(teams), daily_limit=daily_limit,
             release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
-            teams_path=teams,
+            teams_path=teams, semantic=semantic,
         )  # fmt: skip
         return service.Service(config)
 

@@ -165,6 +165,13 @@ def grade_into(
     return report
 
 
+def overall_accuracy(report: dict[str, Any]) -> float:
+    """The share of every graded record's adjudicated fields answered right (0 when none is
+    graded): the semantic half of the service's one held-out score."""
+    records = sum(f["records"] or 0 for f in report["fields"])
+    return sum((f["accuracy"] or 0) * (f["records"] or 0) for f in report["fields"]) / records if records else 0.0
+
+
 def _interval(field: dict[str, Any], name: str) -> str:
     value = field[name]
     if value is None:

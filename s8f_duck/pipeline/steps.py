@@ -180,6 +180,12 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/leaderboard",
     "leaderboard/paired_differences",
 )
+# leaderboard, when the runs database records semantic grades (run --semantic): per run and
+# field the semantic grade beside its ceiling, per label, and the comparison's differences.
+LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
+    "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
+    "leaderboard/semantic_differences",
+)
 
 
 def memory_limit_bytes(con: duckdb.DuckDBPyConnection | None = None) -> int:

@@ -33,6 +33,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from s8f_duck.grading import grade as grading
+from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
@@ -59,6 +60,7 @@ class ServiceConfig:
     ladder_step: float = 0.01
     max_bytes: int = 64 * 2**20
     teams_path: Path | None = None  # the teams file, read again when it changes
+    semantic: Path | None = None  # a semantic answer bundle (adjudicate gold), graded beside the answers
 
 
 class Service:
@@ -80,6 +82,8 @@ class Service:
             self.grader.close()
             raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
         self.answers_bytes = config.answers.read_bytes()
+        if config.semantic is not None:  # refused now if it goes with another answer bundle
+            semantic_grading.read_semantic(config.semantic, hashlib.sha256(self.answers_bytes).hexdigest())
         self.store = connect()  # in memory: the pending row; the store is attached
         try:
             self.store.execute("ATTACH ? AS service", [str(config.db)])
@@ -146,6 +150,9 @@ class Service:
         try:
             path.write_bytes(body)
             report = self.grader.grade(path, split)
+            if self.config.semantic is not None and report["corpus_bound"]:
+                answers_sha256 = hashlib.sha256(self.answers_bytes).hexdigest()
+                report["semantic"] = semantic_grading.semantic_grade(self.config.semantic, path, split, answers_sha256)
         except UnusableInput as exc:
             return "unusable", str(exc).replace(str(path), "submission"), None, None
         except (duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
@@ -159,6 +166,8 @@ class Service:
         if not report["corpus_bound"]:
             return "unusable", "submission: corpus_sha256 is not this service's public corpus (GET /corpus)", None, report
         score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
+        if "semantic" in report:  # one score for the Ladder: the mean of the two shares
+            score = (score + semantic_grading.overall_accuracy(report["semantic"])) / 2
         return "graded", None, score, report
 
     def store_submission(self, pending: dict[str, Any]) -> dict[str, Any]:

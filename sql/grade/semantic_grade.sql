@@ -28,7 +28,7 @@ labels AS (
     GROUP BY ALL
 )
 SELECT
-    f.field,
+    f.field_index, f.field,
     p.records::BIGINT AS records, p.answered::BIGINT AS answered,
     round(x.coverage, 6) AS coverage,
     round(least(i.coverage_bounds[1], x.coverage), 6) AS coverage_low,

@@ -4,6 +4,7 @@
 CREATE TABLE IF NOT EXISTS runs.run_semantic (
     run_id VARCHAR NOT NULL,
     semantic_sha256 VARCHAR NOT NULL,
+    field_index INTEGER NOT NULL,
     field VARCHAR NOT NULL,
     records BIGINT,
     answered BIGINT,
@@ -20,6 +21,6 @@ CREATE TABLE IF NOT EXISTS runs.run_semantic (
 INSERT INTO runs.run_semantic
 SELECT
     (SELECT run_id FROM run_meta), (SELECT semantic_sha256 FROM semantic_meta),
-    field, records, answered, coverage, accuracy, accuracy_low, accuracy_high, macro_f1, macro_f1_low,
+    field_index, field, records, answered, coverage, accuracy, accuracy_low, accuracy_high, macro_f1, macro_f1_low,
     macro_f1_high, ceiling_raw_agreement, ceiling_alpha
 FROM semantic_grade;
