@@ -298,7 +298,7 @@ def create_app(service: Service) -> Starlette:
 
     async def leaderboard_page(_: Request) -> HTMLResponse:
         board = await anyio.to_thread.run_sync(service.leaderboard)
-        return HTMLResponse(render_leaderboard(board, service.public_sha256, config.ladder_step))
+        return HTMLResponse(render_leaderboard(board, service.public_sha256, config.ladder_step, config.semantic is not None))
 
     async def answers(_: Request) -> Response:
         now = datetime.now(UTC)
@@ -320,8 +320,10 @@ def create_app(service: Service) -> Starlette:
     )
 
 
-def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float) -> str:
+def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float, semantic: bool = False) -> str:
     """The public leaderboard page: one self-contained HTML document, every value escaped."""
+    what = ("the mean of the share of test records answered exactly and the share of their adjudicated fields "
+            "answered right" if semantic else "the share of test records answered exactly")  # fmt: skip
     def cell(value: Any) -> str:
         return "<td>" + html.escape("" if value is None else str(value)) + "</td>"
 
@@ -337,7 +339,7 @@ def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float) ->
 table{{border-collapse:collapse;width:100%}}th,td{{padding:.35rem .6rem;border-bottom:1px solid #ddd;text-align:left}}
 th{{background:#f4f4f4}}@media (max-width:40rem){{td:nth-child(5),th:nth-child(5){{display:none}}}}</style></head>
 <body><h1>Leaderboard</h1>
-<p>Held-out score: the share of test records answered exactly, as the Ladder shows it (rounded to {step:g};
+<p>Held-out score: {what}, as the Ladder shows it (rounded to {step:g};
 it moves only when a team beats its best by more than that). Corpus <code>{html.escape(corpus[:16])}…</code></p>
 <table><thead><tr><th>#</th><th>team</th><th>score</th><th>test submissions</th><th>all submissions</th>
 <th>last improved</th></tr></thead><tbody>{body}</tbody></table></body></html>
