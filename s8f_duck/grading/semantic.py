@@ -1,5 +1,5 @@
 """`grade --semantic`: a submission's answers to the rubric's fields (its `semantic`
-member) against the semantic answer bundle's gold (docs/format.md §9): read here, compared
+member) against the semantic answer bundle's gold (docs/format.md §11): read here, compared
 by the SQL of steps.SEMANTIC_GRADE_STEPS. Per field: coverage, accuracy and macro-F1 with
 seeded bootstrap intervals, per-label precision, recall and F1, and the adjudicators' own
 agreement beside them (the ceiling)."""

@@ -1,4 +1,4 @@
--- docs/format.md §9: the records the semantic grade compares: those of the graded split
+-- docs/format.md §11: the records the semantic grade compares: those of the graded split
 -- the gold has a label for (the records it excludes are not graded), numbered in the
 -- bundle's order for the bootstrap (agreement_weights.sql draws from them).
 CREATE OR REPLACE TABLE packet_units AS

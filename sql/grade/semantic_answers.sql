@@ -1,4 +1,4 @@
--- docs/format.md §9: the submission's semantic answers as graded: of the entries that
+-- docs/format.md §11: the submission's semantic answers as graded: of the entries that
 -- repeat a record and field the last copy (as for the S8f answers), each checked against
 -- the rubric; an entry with an unknown field, a label outside the field's values, no
 -- label, a label twice, or two labels for a one-label field is invalid (kept, with its

@@ -1,4 +1,4 @@
--- docs/format.md §9: per rubric field, over the graded split: records graded, answered;
+-- docs/format.md §11: per rubric field, over the graded split: records graded, answered;
 -- coverage (answered / records), accuracy (correct / records) and macro-F1, each with its
 -- 95% percentile bootstrap interval over the records (widened where needed to contain its
 -- point); per label its precision, recall and F1; and beside them the adjudicators' own

@@ -1,4 +1,4 @@
--- docs/format.md §9: per resample (agreement_weights.sql over the graded records; resample
+-- docs/format.md §11: per resample (agreement_weights.sql over the graded records; resample
 -- 0 is the records themselves), field and rubric label: the true positives (given and in
 -- the gold), false positives (given, not in the gold) and false negatives (in the gold,
 -- not given), each record weighted by how often the resample drew it.

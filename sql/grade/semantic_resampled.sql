@@ -1,4 +1,4 @@
--- docs/format.md §9: per resample and field: the records graded, answered (a valid answer)
+-- docs/format.md §11: per resample and field: the records graded, answered (a valid answer)
 -- and answered correctly (the gold's set exactly), and macro-F1: the mean F1 over the
 -- labels in the gold or the answers (2 tp / (2 tp + fp + fn), as scikit-learn's default).
 CREATE OR REPLACE TABLE semantic_resampled AS

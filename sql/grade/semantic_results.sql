@@ -1,4 +1,4 @@
--- docs/format.md §9: per gold record and field of the graded split (the records and fields
+-- docs/format.md §11: per gold record and field of the graded split (the records and fields
 -- the gold excludes are not there, so not graded): the gold label(s), the submitted ones
 -- (NULL where the submission has no valid answer) and whether they are the same set.
 CREATE OR REPLACE TABLE semantic_results AS
