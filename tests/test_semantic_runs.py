@@ -84,3 +84,38 @@ def test_a_semantic_bundle_is_checked_before_the_run_and_never_mounted(semantic:
     assert done.returncode == 2 and "is a semantic answer bundle, not a public corpus" in done.stderr, done.stderr
     assert not db.exists() or not duckdb.connect(str(db), read_only=True).execute(
         "SELECT count(*) FROM runs").fetchone()[0]  # fmt: skip
+
+
+@needs_s8f
+def test_the_majority_baseline_takes_published_labels_and_refuses_test_ones(packet: Path, tmp_path: Path) -> None:
+    """examples/majority_candidate.py: each field's most frequent label in a published labels
+    file; a file that labels any test record is refused (test gold stays unreachable)."""
+    import subprocess
+    import sys
+
+    from adjudicated import labelled, labels_file
+    from conftest import REPO
+
+    document = json.loads(packet.read_text(encoding="utf-8"))
+    tune = {r["id"] for r in document["records"] if r["split"] == "tune"}
+    entries = [e for e in labelled(packet, lambda k, f: f["values"][min(k % 3, len(f["values"]) - 1)])
+               if e["id"] in tune]  # fmt: skip
+    published = labels_file(tmp_path / "tune-labels.json", packet, "owner", entries)
+    out = tmp_path / "submission.json"
+    env = {"S8F_PUBLIC": str(S8F_PUBLIC), "S8F_OUTPUT": str(out), "S8F_SPLIT": "test", "S8F_PUBLIC_SHA256": S8F_PUBLIC_SHA256}
+    script = [sys.executable, str(REPO / "examples" / "majority_candidate.py"), str(REPO / "examples/rubrics/triage.toml")]
+    done = subprocess.run([*script, "--labels", str(published)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    semantic = json.loads(out.read_text(encoding="utf-8"))["semantic"]
+    for field in document["rubric"]:
+        counts: dict[str, int] = {}
+        for e in entries:
+            if e["field"] == field["name"]:
+                counts[e["values"][0]] = counts.get(e["values"][0], 0) + 1
+        most = max(counts, key=lambda v: (counts[v], -field["values"].index(v)))
+        assert {tuple(e["values"]) for e in semantic if e["field"] == field["name"]} == {(most,)}
+    test_ids = {r["id"] for r in json.loads(S8F_PUBLIC.read_text(encoding="utf-8"))["records"] if r["split"] == "test"}
+    assert {e["id"] for e in semantic} == test_ids
+    leaking = labels_file(tmp_path / "all-labels.json", packet, "owner", labelled(packet, lambda k, f: f["values"][0]))
+    done = subprocess.run([*script, "--labels", str(leaking)], env=env, capture_output=True, text=True)
+    assert done.returncode != 0 and "publish no test labels" in done.stderr
