@@ -13,12 +13,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from leaderboard_screenshot import CHROMIUM_ARGS  # beside this script
 from playwright.sync_api import sync_playwright
-
-CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]  # fmt: skip
 
 
 def main(page: Path, png: Path, width: int = 1280) -> None:

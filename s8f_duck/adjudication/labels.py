@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from s8f_duck.adjudication.packet import Packet
+from s8f_duck.adjudication.rubric import Field
 from s8f_duck.reading.load import read_json_file
 from s8f_duck.safety.errors import UnusableInput
 
@@ -49,6 +50,27 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     if not isinstance(entries, list):
         raise UnusableInput(f"{path}: labels must be an array")
     return _checked(path, packet, who["name"].strip(), who["kind"], entries)
+
+
+def label_problem(field: Field, record: dict[str, Any], values: Any, evidence: Any) -> str | None:
+    """What is wrong with one record's label(s) for a field and their evidence, or None:
+    labels outside the rubric, two for a one-label field, repeats, a missing quote where the
+    rubric asks for one, a quote that is not verbatim in the record's title or body."""
+    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+        return "values must be a non-empty array of labels"
+    outside = [v for v in values if v not in field.values]
+    if outside:
+        return f"{outside[0]!r} is not one of the rubric's labels ({', '.join(field.values)})"
+    if len(set(values)) != len(values) or (not field.multi and len(values) > 1):
+        return f"{'one label' if not field.multi else 'each label once'}, not {values}"
+    if not isinstance(evidence, list) or not all(isinstance(q, str) and q for q in evidence):
+        return "evidence must be an array of non-empty quotes"
+    if field.evidence and not evidence:
+        return "the rubric asks for evidence: one or more quotes of the title or body"
+    for quote in evidence:
+        if quote not in record["title"] and quote not in record["body"]:
+            return f"the quote {quote[:60]!r} is not in the record's title or body"
+    return None
 
 
 def read_adjudicators(paths: Sequence[Path], packet: Packet) -> list[Labels]:
@@ -96,23 +118,10 @@ def _checked(path: Path, packet: Packet, name: str, kind: str, entries: list[Any
         field = packet.rubric.field(field_name) if isinstance(field_name, str) else None
         if field is None:
             raise UnusableInput(f"{where}: the rubric has no such field")
-        values = entry.get("values")
-        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-            raise UnusableInput(f"{where}: values must be a non-empty array of labels")
-        outside = [v for v in values if v not in field.values]
-        if outside:
-            allowed = ", ".join(field.values)
-            raise UnusableInput(f"{where}: {outside[0]!r} is not one of the rubric's labels ({allowed})")
-        if len(set(values)) != len(values) or (not field.multi and len(values) > 1):
-            raise UnusableInput(f"{where}: {'one label' if not field.multi else 'each label once'}, not {values}")
-        evidence = entry.get("evidence", [])
-        if not isinstance(evidence, list) or not all(isinstance(q, str) and q for q in evidence):
-            raise UnusableInput(f"{where}: evidence must be an array of quotes")
-        if field.evidence and not evidence:
-            raise UnusableInput(f"{where}: the rubric asks for evidence: one or more quotes of the title or body")
-        for quote in evidence:
-            if quote not in record["title"] and quote not in record["body"]:
-                raise UnusableInput(f"{where}: the quote {quote[:60]!r} is not in the record's title or body")
+        values, evidence = entry.get("values"), entry.get("evidence", [])
+        problem = label_problem(field, record, values, evidence)
+        if problem:
+            raise UnusableInput(f"{where}: {problem}")
         if (record_id, field_name) in labels:
             raise UnusableInput(f"{where}: labelled twice")
         labels[(record_id, field_name)] = tuple(sorted(values))

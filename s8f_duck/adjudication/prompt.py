@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from s8f_duck.adjudication.labels import label_problem
 from s8f_duck.adjudication.rubric import Field, Rubric
 
 INSTRUCTIONS = """\
@@ -100,19 +101,8 @@ def _checked_field(given: Any, field: Field, record: dict[str, Any]) -> dict[str
     if not isinstance(given, dict) or sorted(given) != ["evidence", "values"]:
         raise BadAnswer(f"{where}: expected an object with exactly values and evidence")
     values, evidence = given["values"], given["evidence"]
-    if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
-        raise BadAnswer(f"{where}: values must be a non-empty array of labels")
-    outside = [v for v in values if v not in field.values]
-    if outside:
-        raise BadAnswer(f"{where}: {outside[0]!r} is not one of its labels")
-    if len(set(values)) != len(values) or (not field.multi and len(values) > 1):
-        raise BadAnswer(f"{where}: {'exactly one label' if not field.multi else 'each label once'}, not {values}")
-    if not isinstance(evidence, list) or not all(isinstance(q, str) and q for q in evidence):
-        raise BadAnswer(f"{where}: evidence must be an array of non-empty quotes")
-    if field.evidence and not evidence:
-        raise BadAnswer(f"{where}: needs at least one quote of the title or body")
-    for quote in evidence:
-        if quote not in record["title"] and quote not in record["body"]:
-            raise BadAnswer(f"{where}: the quote {quote[:60]!r} is not verbatim in the title or body")
+    problem = label_problem(field, record, values, evidence)
+    if problem:
+        raise BadAnswer(f"{where}: {problem}")
     ordered = [v for v in field.values if v in values]  # the rubric's order: the same labels, the same bytes
     return {"id": record["id"], "field": field.name, "values": ordered, "evidence": evidence}
