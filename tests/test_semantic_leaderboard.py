@@ -106,6 +106,7 @@ def test_each_run_is_scored_on_each_field_beside_the_ceiling(board_runs: dict[st
     assert all(o["accuracy_low"] <= o["accuracy"] <= o["accuracy_high"] for o in overall.values())
     labels = [label for label in board["semantic"]["labels"] if names[label["run_id"]] == "gold-copied"]
     assert labels and all(label["f1"] == 1.0 for label in labels)
+    assert all(label["f1_low"] <= label["f1"] <= label["f1_high"] for label in board["semantic"]["labels"])
     text = run_cli("leaderboard", "--runs", board_runs["db"], "--resamples", "300").stdout
     assert "Adjudicated fields" in text and "ceiling" in text
 

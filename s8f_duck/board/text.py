@@ -64,8 +64,9 @@ def to_csv(board: dict[str, Any]) -> str:
             put(run, "semantic", s["field"], metric, s[metric], s[f"{metric}_low"], s[f"{metric}_high"])
         put(run, "semantic", s["field"], "ceiling_raw_agreement", s["ceiling_raw_agreement"])
     for s in board["semantic"]["labels"]:
-        for metric in ("precision", "recall", "f1"):
+        for metric in ("precision", "recall"):
             put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", metric, s[metric])
+        put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", "f1", s["f1"], s["f1_low"], s["f1_high"])
     if c := board["comparison"]:
         pair = {**runs[c["run_a"]], "name": f"{c['name_a']} - {c['name_b']}"}
         for d in c["differences"]:
