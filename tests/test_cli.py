@@ -301,6 +301,17 @@ def test_grade_without_output_prints_only(corpus: Path, tmp_path: Path) -> None:
     assert list(work.iterdir()) == [] and not (corpus / "answers-grade.json").exists()
 
 
+def test_a_grade_imports_nothing_it_does_not_use(corpus: Path, tmp_path: Path) -> None:
+    """pyarrow (0.14 s), the model client and the browser are imported only by the commands
+    and options that need them: a plain grade pays for none."""
+    result = subprocess.run([sys.executable, "-X", "importtime", "-m", "s8f_duck", "grade", "--answers",
+                             str(corpus / "answers.json"), "--submission", str(corpus / "answers.json")],
+                            capture_output=True, text=True, env=environment(tmp_path), check=False)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    imported = {line.split("|")[-1].strip().split(".")[0] for line in result.stderr.splitlines() if "|" in line}
+    assert "duckdb" in imported and not imported & {"pyarrow", "openai", "playwright", "httpx", "uvicorn"}
+
+
 # --- S8F_DUCK_MEMORY_LIMIT ---------------------------------------------------------------
 
 
