@@ -78,7 +78,7 @@ def test_help_lists_choices_and_exit_codes(command: str, flag: str, tmp_path: Pa
     [
         ("freeze", "--input-format", "auto|gh|rest"),
         ("verify", "--input-format", "auto|gh|rest"),
-        ("grade", "--format", "summary|table|json"),
+        ("grade", "--format", "summary|table|json|jsonl"),
         ("grade", "--split", "test|tune|train"),
         ("sql", "--format", "table|csv|json"),
         ("runs", "--format", "table|csv|json"),

@@ -78,6 +78,7 @@ class GradeFormat(str, Enum):
     summary = "summary"
     table = "table"
     json = "json"
+    jsonl = "jsonl"  # one line per submission: for scripts grading many
 
 
 class TableFormat(str, Enum):

@@ -14,15 +14,28 @@ from s8f_duck.safety.progress import Progress
 
 def grade(
     answers: Annotated[Path, typer.Option(help="The answer bundle (grader-only file).")],
-    submission: Annotated[Path, typer.Option(help="The candidate's submission (fak-microcontext-submission/1).")],
+    submissions: Annotated[
+        list[Path] | None,
+        typer.Argument(metavar="[SUBMISSION]...", help="Submissions to grade, as many as given (with --submission)."),
+    ] = None,
+    submission: Annotated[
+        list[Path] | None,
+        typer.Option(help="A candidate's submission (fak-microcontext-submission/1); repeatable."),
+    ] = None,
     output: Annotated[
         Path | None,
         typer.Option(help="Also write the grade JSON (core fields, then the breakdown) here; - for standard output "
                           "(what --format prints then goes to stderr). Without it no file is written."),  # fmt: skip
     ] = None,
+    output_dir: Annotated[
+        Path | None,
+        typer.Option(help="Write each submission's grade JSON to DIR/NAME.grade.json (NAME: its file name without "
+                          ".json), the bytes --output writes for it alone; all at once."),  # fmt: skip
+    ] = None,
     format: Annotated[
         GradeFormat,
-        typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown) or json."),
+        typer.Option("--format", help="What to print: summary (one line), table (per-slice breakdown; with several "
+                                      "submissions a row each), json, or jsonl (a line per submission)."),
     ] = GradeFormat.summary,
     split: Annotated[
         Split,
@@ -40,9 +53,12 @@ def grade(
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """Grade a submission against the answer bundle.
+    """Grade submissions against the answer bundle.
 
-    Compares it fact by fact with the held-out answers.
+    Compares each fact by fact with the held-out answers. Several submissions (as
+    arguments, or --submission repeated) are graded in one command, the bundle read once;
+    each gets the grade it gets alone, and one that cannot be used is named and the others
+    still graded.
 
     The grade passes when every graded record is exact and there is no aggregate or citation
     error (docs/format.md, "Grading"). With -q nothing is printed unless --format is
@@ -50,19 +66,26 @@ def grade(
 
     \b
     Exit status:
-      0  the quality floor passed
-      1  it did not, or the submission is bound to another corpus
+      0  the quality floor passed (every submission's)
+      1  it did not, or a submission is bound to another corpus (or, of several, cannot be used)
       2  an input cannot be used (the message names the field and the record)
     """
     from s8f_duck.grading import grade as grading
     from s8f_duck.reading.gojson import dumps
 
+    given = [*(submission or []), *(submissions or [])]
+    if not given:
+        guarded("grade", lambda: _no_submission())
+    if len(given) > 1 or output_dir is not None or format == GradeFormat.jsonl:
+        _grade_many(answers, given, output, output_dir, format, split, semantic, quiet, verbose)
+        return
+    (one,) = given
     progress = Progress.for_options("grade", quiet=quiet, verbose=verbose)
     to_stdout = output == STDOUT
 
     def go() -> dict:
         progress.step("grade the submission")
-        report = grading.grade_to(answers, submission, None if to_stdout else output, split.value, semantic)
+        report = grading.grade_to(answers, one, None if to_stdout else output, split.value, semantic)
         progress.done()
         return report
 
@@ -79,4 +102,62 @@ def grade(
             file=sys.stderr,
         )
     if not report["quality_pass"]:
+        raise typer.Exit(1)
+
+
+def _no_submission() -> None:
+    from s8f_duck.safety.errors import UnusableInput
+
+    raise UnusableInput("no submission given: name it (SUBMISSION, or --submission FILE)")
+
+
+def _grade_many(
+    answers: Path, given: list[Path], output: Path | None, output_dir: Path | None, format: GradeFormat,
+    split: Split, semantic: Path | None, quiet: bool, verbose: bool,
+) -> None:  # fmt: skip
+    """Several submissions (or --output-dir, or jsonl): a grade each, then one verdict."""
+    import json
+
+    from s8f_duck.grading import grade as grading
+    from s8f_duck.reading.gojson import dumps
+    from s8f_duck.safety.commit import Outputs
+    from s8f_duck.safety.errors import UnusableInput
+    from s8f_duck.safety.writers import write_text
+
+    progress = Progress.for_options("grade", quiet=quiet, verbose=verbose)
+    targets = [output_dir / f"{path.name.removesuffix('.json')}.grade.json" for path in given] if output_dir else []
+
+    def go() -> list[grading.Graded]:
+        if output is not None:
+            raise UnusableInput("--output takes one submission's grade: with several, give --output-dir")
+        if len(set(targets)) < len(targets):
+            twice = next(t for t in targets if targets.count(t) > 1)
+            raise UnusableInput(f"--output-dir: two submissions would write {twice}: give them other names")
+        progress.step(f"grade {len(given)} submissions")
+        graded = grading.grade_many(answers, given, split.value, semantic)
+        written = [(target, g.report) for target, g in zip(targets, graded) if g.report is not None]
+        if written:
+            with Outputs([target for target, _ in written]) as outputs:
+                for target, report in written:
+                    write_text(outputs.temp_for(target), dumps(report))
+                outputs.commit()
+        progress.done()
+        return graded
+
+    graded = guarded("grade", go)
+    for g in graded:
+        if g.error is not None:
+            print(f"s8f-duck grade: {g.error}", file=sys.stderr)
+    if format == GradeFormat.jsonl:
+        for g in graded:
+            print(json.dumps({"submission": str(g.submission), "grade": g.report, "error": g.error}))
+    elif format == GradeFormat.json:
+        print(dumps([{"submission": str(g.submission), "grade": g.report, "error": g.error} for g in graded]).rstrip())
+    elif format == GradeFormat.table:
+        print(grading.batch_table(graded))
+    else:
+        lines = [f"{g.submission}: " + (grading.summary(g.report).split("\n")[0] if g.report else f"UNUSABLE: {g.error}")
+                 for g in graded]  # fmt: skip
+        say(quiet, "\n".join(lines))
+    if not all(g.report is not None and g.report["quality_pass"] for g in graded):
         raise typer.Exit(1)

@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
 
@@ -299,6 +300,43 @@ def grade_to(
     return report
 
 
+@dataclass(frozen=True)
+class Graded:
+    """One submission of a batch: its grade, or why it could not be graded."""
+
+    submission: Path
+    report: dict[str, Any] | None
+    error: str | None = None
+
+
+def grade_many(
+    answers_path: Path, submission_paths: list[Path], split: str = "test", semantic_path: Path | None = None
+) -> list[Graded]:
+    """Grade every submission against the answer bundle, read once: each grade the one its
+    submission gets alone; an unusable submission is reported for itself and the others
+    are still graded. (Each is compared in a session of its own: one pass of the diff
+    queries per submission.)"""
+    from s8f_duck.grading import semantic as semantic_grading
+    from s8f_duck.safety.errors import UnusableInput
+
+    arguments.check({"--answers": answers_path, "--semantic": semantic_path,
+                     **{f"SUBMISSION {n + 1}": p for n, p in enumerate(submission_paths)}})  # fmt: skip
+    answers_sha256 = file_sha256(answers_path)
+    if semantic_path is not None:
+        semantic_grading.read_semantic(semantic_path, answers_sha256)  # refused once, before any grade
+    graded = []
+    with Grader(answers_path) as grader:
+        for path in submission_paths:
+            try:
+                report = grader.grade(path, split)
+                if semantic_path is not None:
+                    report["semantic"] = semantic_grading.semantic_grade(semantic_path, path, split, answers_sha256)
+                graded.append(Graded(path, report))
+            except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
+                graded.append(Graded(path, None, str(exc) or type(exc).__name__))
+    return graded
+
+
 def _fraction(value: float | None) -> str:
     return "-" if value is None else f"{value:.4f}"
 
@@ -356,4 +394,21 @@ def table(report: dict[str, Any]) -> str:
         from s8f_duck.grading import semantic
 
         lines += ["", *semantic.table_lines(report["semantic"])]
+    return "\n".join(lines)
+
+
+def batch_table(graded: list[Graded]) -> str:
+    """A row per submission of a batch: its verdict and core counts, or why it was not graded."""
+    head = f"{'submission':<40}{'verdict':>9}{'exact':>13}{'FP':>8}{'FN':>8}{'agg':>5}{'cit':>5}"
+    lines = [head]
+    for g in graded:
+        name = str(g.submission)[-39:]
+        if g.report is None:
+            lines.append(f"{name:<40}{'UNUSABLE':>9}  {g.error}")
+            continue
+        r = g.report
+        verdict = "PASS" if r["quality_pass"] else "FAIL"
+        exact = f"{r['exact_records']}/{r['test_records']}"
+        lines.append(f"{name:<40}{verdict:>9}{exact:>13}{r['false_positive_facts']:>8}{r['false_negative_facts']:>8}"
+                     f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}")  # fmt: skip
     return "\n".join(lines)
