@@ -77,3 +77,69 @@ def test_exit_0_only_when_every_submission_passes_and_bad_options_are_2(varied: 
         done = run_cli("grade", "--answers", S8F_ANSWERS, *args)
         assert done.returncode == 2 and message in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not (tmp_path / "d").exists() and not (tmp_path / "g.json").exists()
+
+
+def _tricky(base: dict[str, Any]) -> dict[str, str]:
+    """Submissions (as text) with what the one reading must get right or hand on: nulls,
+    absent fields, repeated keys and map keys, keys in other letter cases, members the
+    reference ignores, whitespace, escapes, wrong types."""
+    answers = base["answers"]
+    first, second = json.dumps(answers[0]), json.dumps(answers[1])
+    aggregates = json.dumps(base["aggregates"])
+    head = f'"schema": "fak-microcontext-submission/1", "corpus_sha256": "{base["corpus_sha256"]}"'
+    rest = ", ".join(json.dumps(a) for a in answers[2:])
+
+    def document(members: str, one: str = first) -> str:
+        return "{" + members.replace("ANSWERS", f"[{one}, {second}, {rest}]") + "}"
+
+    nulls = json.dumps({**answers[0], "labels": None, "references": None, "split": None})
+    return {
+        "as written": document(f'{head}, "answers": ANSWERS, "aggregates": {aggregates}'),
+        "nulls": document(f'{head}, "answers": ANSWERS, "aggregates": {aggregates}', nulls),
+        "a null answer and one with no fields": document(f'{head}, "answers": [null, {{}}, {second}]'),
+        "no aggregates": document(f'{head}, "answers": ANSWERS'),
+        "null aggregates and null entries": document(
+            f'{head}, "answers": ANSWERS, "aggregates": {{"state_counts": {{"OPEN": null}}, "label_counts": null, '
+            '"newest_issue_ids": [null, "x"], "most_recently_updated_issue_ids": []}'),
+        "a repeated map key": document(
+            f'{head}, "answers": ANSWERS, "aggregates": {{"state_counts": {{"OPEN": 1, "OPEN": 2}}}}'),
+        "a repeated answer field": document(f'{head}, "answers": ANSWERS', first[:-1] + ', "state": "OPEN"}'),
+        "a repeated member": document(f'{head}, "answers": [], "answers": ANSWERS'),
+        "a key in another letter case": document(f'{head}, "Answers": ANSWERS'),
+        "an answer key in another letter case": document(f'{head}, "answers": ANSWERS', first.replace('"id"', '"ID"')),
+        "a member the reference ignores": document(f'{head}, "answers": ANSWERS, "semantic": [{{"a": 1, "a": 2}}]'),
+        "spaces before colons": document(f'{head}, "answers" : ANSWERS, "aggregates" :{aggregates}'),
+        "an escaped colon": document(f'{head}, "answers": ANSWERS', first.replace('"id": "', '"id": "\\u003a', 1)),
+        "escapes": document(f'{head}, "answers": ANSWERS', first.replace('"state"', '"st\\u0061te"')),
+        "a float reference": document(f'{head}, "answers": ANSWERS', json.dumps({**answers[0], "references": [1.0]})),
+        "a string where a list goes": document(f'{head}, "answers": ANSWERS', json.dumps({**answers[0], "labels": "x"})),
+        "text after the document": document(f'{head}, "answers": ANSWERS') + " {}",
+        "not an object": "[1, 2]",
+    }
+
+
+def test_the_one_reading_gives_what_the_checked_reader_gives(varied: list[Path], tmp_path: Path) -> None:
+    """Every submission graded in one batch as read once (reading/submissions.py), then again
+    with every file sent to the checked reader: the same grade, or the same refusal."""
+    from s8f_duck.grading.grade import Grader
+    from s8f_duck.reading import submissions
+
+    base = json.loads(varied[0].read_text(encoding="utf-8"))
+    paths = []
+    for name, text in _tricky(base).items():
+        path = tmp_path / f"{name.replace(' ', '-')}.json"
+        path.write_text(text, encoding="utf-8")
+        paths.append(path)
+    read_once = [submissions._decoded(path, 0) is not None for path in paths]
+    assert read_once[:5] == [True] * 5 and any(read_once[5:]) and not all(read_once[5:])
+    with Grader(S8F_ANSWERS) as grader:
+        for split in ("test", "tune"):
+            batch = grader.grade_many(paths, split)
+            original, submissions.WHOLE_BYTES = submissions.WHOLE_BYTES, -1
+            try:
+                checked = grader.grade_many(paths, split)
+            finally:
+                submissions.WHOLE_BYTES = original
+            for path, once, other in zip(paths, batch, checked):
+                assert (once.report, once.error) == (other.report, other.error), (path.name, split)
+    assert sum(graded.report is None for graded in batch) >= 5  # the refusals are refusals

@@ -37,6 +37,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "load a raw dump": load.RAW_STEPS,
     "load a public corpus": load.PUBLIC_STEPS,
     "load an answer bundle": load.BUNDLE_STEPS,
+    "load submissions, then grade": (*load.SUBMISSION_STEPS, *steps.GRADE_STEPS),
 }
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +28,7 @@ from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import BUNDLE_TABLES, load_bundle
 from s8f_duck.reading.scan import file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA
+from s8f_duck.reading.submissions import SUBMISSION_ERRORS, load_submissions
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.writers import write_text
@@ -54,55 +55,63 @@ def grade_database(
     split: str = "test",
 ) -> duckdb.DuckDBPyConnection:
     """A database holding both documents and every grade table (a new in-memory one, or
-    the given connection's current schema). split is the split whose records are compared
-    (sql/macros/grading.sql: graded_split); only test compares the corpus-wide aggregates."""
-    if split not in SPLITS:
-        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+    the given connection's current schema), the submission keyed 0. split is the split
+    whose records are compared (sql/macros/grading.sql: graded_split); only test compares
+    the corpus-wide aggregates."""
+    _check_split(split)
     con = con or connect()
     con.execute("SET VARIABLE s8f_graded_split = ?", [split])
     if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
-        answers_corpus = submitted_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
-        submitted = '"{name}"'
+        answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+        _answers_as_submission(con, '"{name}"', answers_corpus)
     else:  # read both at once: parsing a JSON document keeps one core busy
-        (database,) = con.execute("SELECT current_database()").fetchall()[0]
-        apart = f'"{database}".submission'
-        con.execute(f"CREATE SCHEMA IF NOT EXISTS {apart}")
         with ThreadPoolExecutor(1) as pool:
-            submission = pool.submit(_load_apart, con.cursor(), submission_path, apart)
+            reading = pool.submit(_load_submissions_apart, con.cursor(), [submission_path], _current_schema(con))
             try:
                 answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
             finally:
-                submitted_corpus = submission.result()
-        submitted = apart + '."submitted_{name}"'
-    _compare(con, answers_corpus, submitted_corpus, GRADE_STEPS, submitted)
+                _raise_unusable(reading.result())
+    _compare(con, answers_corpus, GRADE_STEPS)
     return con
 
 
-def _compare(
-    con: duckdb.DuckDBPyConnection,
-    answers_corpus: str,
-    submitted_corpus: str | None,
-    steps: list[str] | tuple[str, ...],
-    submitted: str | None = None,
-) -> None:
-    """The grade tables, from the answers' tables and the submission's `submitted_{name}`
-    (views of the tables `submitted` names, when it is given), bound to both digests."""
-    if submitted is not None:
-        for name in BUNDLE_TABLES:
-            con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT * FROM {submitted.format(name=name)}')
-    con.execute(
-        "CREATE OR REPLACE TABLE grade_binding AS SELECT ? AS answers_corpus_sha256, ? AS submitted_corpus_sha256",
-        [answers_corpus, submitted_corpus],
-    )
+def _current_schema(con: duckdb.DuckDBPyConnection) -> str:
+    database, schema = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
+    return f'"{database}"."{schema}"'
+
+
+def _load_submissions_apart(own: duckdb.DuckDBPyConnection, paths: list[Path], schema: str) -> list[str | BaseException]:
+    """load_submissions on a connection of its own (closed after), into the given schema."""
+    with own:
+        own.execute(f"USE {schema}")
+        return load_submissions(own, paths)
+
+
+def _raise_unusable(loaded: list[str | BaseException]) -> None:
+    for result in loaded:
+        if isinstance(result, BaseException):
+            raise result
+
+
+def _answers_as_submission(con: duckdb.DuckDBPyConnection, tables: str, corpus: str) -> None:
+    """The answer bundle's tables (`tables` names them) as submission 0's keyed tables."""
+    for name in BUNDLE_TABLES:
+        con.execute(f'CREATE OR REPLACE VIEW "submitted_{name}" AS SELECT 0::BIGINT AS submission, * '
+                    f"FROM {tables.format(name=name)}")  # fmt: skip
+    con.execute("CREATE OR REPLACE TABLE submitted_headers AS SELECT 0::BIGINT AS submission, ? AS corpus_sha256",
+                [corpus])  # fmt: skip
+
+
+def _compare(con: duckdb.DuckDBPyConnection, answers_corpus: str, steps: list[str] | tuple[str, ...]) -> None:
+    """The grade tables of every submission loaded (keyed tables `submitted_{name}` and
+    `submitted_headers`) against the answers' tables, each bound to both digests."""
+    con.execute("SET VARIABLE s8f_answers_corpus = ?", [answers_corpus])
     run_steps(con, steps)
 
 
-def _load_apart(own: duckdb.DuckDBPyConnection, path: Path, schema: str) -> str:
-    """load_bundle with the `submitted_` prefix on a connection of its own (closed after),
-    into an existing schema of its own (the loader's scratch tables have fixed names)."""
-    with own:
-        own.execute(f"USE {schema}")
-        return load_bundle(own, path, "submitted_", None)
+def _check_split(split: str) -> None:
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
 
 
 def _same_file(a: Path, b: Path) -> bool:
@@ -134,43 +143,67 @@ def separate_schema(con: duckdb.DuckDBPyConnection, schema: str) -> Iterator[Non
 
 
 def core_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """The reference-compatible grade (`fak-microcontext-grade/1`), fields in order."""
+    """The reference-compatible grade (`fak-microcontext-grade/1`) of the one submission
+    graded, fields in order."""
     row = rows(con, "SELECT * FROM grade")[0]
     return {field: row[field] for field in CORE_FIELDS}
 
 
-def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
-    """The core grade, then (beside it, never instead) the per-slice breakdown."""
-    report = core_report(con)
-    binding = rows(con, "SELECT * FROM grade_binding")[0]
-    records = rows(
-        con,
-        "SELECT count(*) FILTER (WHERE NOT submitted) AS missing_from_submission, "
-        "coalesce(list(id) FILTER (WHERE NOT exact), [])[1:20] AS first_inexact_records FROM record_results",
-    )[0]
-    citations = rows(con, "SELECT count(*) AS count, coalesce(list({'position': pos, 'id': id, 'reason': reason} "
-                          "ORDER BY pos), [])[1:20] AS first FROM citation_errors")[0]  # fmt: skip
-    report["corpus_bound"] = rows(con, "SELECT corpus_bound FROM grade")[0]["corpus_bound"]
-    report["submission_corpus_sha256"] = binding["submitted_corpus_sha256"]
+def _by_submission(con: duckdb.DuckDBPyConnection, query: str) -> dict[int, list[dict[str, Any]]]:
+    """The rows of a query, without their `submission`, grouped by it (in their order)."""
+    grouped: dict[int, list[dict[str, Any]]] = {}
+    for row in rows(con, query):
+        grouped.setdefault(row.pop("submission"), []).append(row)
+    return grouped
+
+
+def full_reports(con: duckdb.DuckDBPyConnection) -> dict[int, dict[str, Any]]:
+    """Each graded submission's report: the core grade, then (beside it, never instead) the
+    per-slice breakdown. A few queries for every submission at once."""
     split = rows(con, "SELECT graded_split() AS split")[0]["split"]
-    if split != "test":  # the held-out grade's output stays as it always was
-        report["graded_split"] = split
-        report["aggregates_graded"] = False
-    report["breakdown"] = {
-        "records": records,
-        "slices": rows(con, "SELECT * FROM slice_breakdown"),
-        "aggregates": rows(con, "SELECT * FROM aggregate_breakdown"),
-        "citation_errors": citations,
-    }
+    binding = _by_submission(con, "SELECT submission, submitted_corpus_sha256 FROM grade_binding")
+    records = _by_submission(
+        con,
+        "SELECT submission, count(*) FILTER (WHERE NOT submitted) AS missing_from_submission, "
+        "coalesce(list(id ORDER BY id_number(id), id) FILTER (WHERE NOT exact), [])[1:20] AS first_inexact_records "
+        "FROM record_results GROUP BY submission",
+    )
+    citations = _by_submission(con, "SELECT submission, count(*) AS count, coalesce(list({'position': pos, 'id': id, "
+                                    "'reason': reason} ORDER BY pos), [])[1:20] AS first FROM citation_errors "
+                                    "GROUP BY submission")  # fmt: skip
+    slices = _by_submission(con, "SELECT * FROM slice_breakdown")
+    aggregates = _by_submission(con, "SELECT * FROM aggregate_breakdown")
+    reports = {}
+    for submission, (row,) in _by_submission(con, "SELECT * FROM grade").items():
+        report = {field: row[field] for field in CORE_FIELDS}
+        report["corpus_bound"] = row["corpus_bound"]
+        report["submission_corpus_sha256"] = binding[submission][0]["submitted_corpus_sha256"]
+        if split != "test":  # the held-out grade's output stays as it always was
+            report["graded_split"] = split
+            report["aggregates_graded"] = False
+        report["breakdown"] = {
+            "records": records.get(submission, [{"missing_from_submission": 0, "first_inexact_records": []}])[0],
+            "slices": slices[submission],
+            "aggregates": aggregates[submission],
+            "citation_errors": citations.get(submission, [{"count": 0, "first": []}])[0],
+        }
+        reports[submission] = report
+    return reports
+
+
+def full_report(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The report of the one submission graded (grade_database)."""
+    (report,) = full_reports(con).values()
     return report
 
 
 class Grader:
     """An answer bundle read once, then graded against any number of submissions: what a
-    long-running process (`s8f-duck serve`) keeps, and what the command uses for its one
-    grade. Each grade is a GradeSession: a cursor of its own, in a schema of its own (the
-    bundle's tables stay in the connection's main schema), so grades may run on several
-    threads at once and a grade pays only for its submission and the diff queries."""
+    long-running process (`s8f-duck serve`) keeps, and what the command uses for its
+    grades. Each batch is a GradeSession: a cursor of its own, in a schema of its own (the
+    bundle's tables stay in the connection's main schema), so batches may run on several
+    threads at once; a batch pays for reading its submissions and one pass of the diff
+    queries over all of them, keyed by submission."""
 
     def __init__(self, answers_path: Path, *, load: bool = True, input_bytes: int | None = None) -> None:
         """input_bytes: the largest input expected (by default the answer bundle's size);
@@ -207,9 +240,8 @@ class Grader:
 
     @contextmanager
     def session(self, split: str = "test") -> Iterator[GradeSession]:
-        """One grade over a split, in a schema of its own (dropped afterwards)."""
-        if split not in SPLITS:
-            raise ValueError(f"split must be one of {SPLITS}, not {split!r}")
+        """One batch of grades over a split, in a schema of its own (dropped afterwards)."""
+        _check_split(split)
         with self._lock:
             own = self.con.cursor()
             name = f"grade_{next(self._sessions)}"
@@ -229,39 +261,57 @@ class Grader:
 
     def grade(self, submission_path: Path, split: str = "test") -> dict[str, Any]:
         """The full report of a submission file over a split."""
+        (graded,) = self.grade_many([submission_path], split)
+        if graded.report is None:
+            raise graded.exception
+        return graded.report
+
+    def grade_many(self, submission_paths: Sequence[Path], split: str = "test") -> list[Graded]:
+        """Each submission file's full report over a split, or why it is unusable: the files
+        read at once and graded by one pass of the diff queries."""
         with self.session(split) as session:
-            session.load(submission_path)
+            session.load(submission_paths)
             session.compare()
-            return session.report()
+            return session.graded()
 
 
 class GradeSession:
-    """One submission against a Grader's answers: load, compare (sql/grade/), report."""
+    """Submissions against a Grader's answers: load, compare (sql/grade/), report."""
 
     def __init__(self, grader: Grader, con: duckdb.DuckDBPyConnection) -> None:
         self.grader, self.con = grader, con
-        self.submitted_corpus: str | None = None
+        self.paths: list[Path] = []
+        self.loaded: list[str | BaseException] = []
         self._same_as_answers = False
 
-    def load(self, submission_path: Path) -> None:
-        """Read the submission as tables `submitted_{name}` (the answer bundle itself:
+    def load(self, submission_paths: Sequence[Path]) -> None:
+        """Read the submissions as keyed tables `submitted_{name}` (the answer bundle alone:
         its own tables, read once)."""
-        if _same_file(self.grader.answers_path, submission_path):
+        self.paths = list(submission_paths)
+        if len(self.paths) == 1 and _same_file(self.grader.answers_path, self.paths[0]):
             self._same_as_answers = True
         else:
-            self.submitted_corpus = load_bundle(self.con, submission_path, "submitted_", None)
+            self.loaded = load_submissions(self.con, self.paths)
 
     def compare(self) -> None:
         """The grade tables (steps.GRADE_STEPS, but for the views only a run record reads)."""
         answers_corpus = self.grader.load_answers()
-        submitted = None
         if self._same_as_answers:  # the same bytes read twice give the same tables
-            self.submitted_corpus, submitted = answers_corpus, 'main."{name}"'
-        steps = [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS]
-        _compare(self.con, answers_corpus, self.submitted_corpus, steps, submitted)
+            _answers_as_submission(self.con, 'main."{name}"', answers_corpus)
+            self.loaded = [answers_corpus]
+        _compare(self.con, answers_corpus, [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS])
+
+    def graded(self) -> list[Graded]:
+        reports = full_reports(self.con)
+        return [Graded(path, None, result) if isinstance(result, BaseException) else Graded(path, reports[n])
+                for n, (path, result) in enumerate(zip(self.paths, self.loaded))]  # fmt: skip
 
     def report(self) -> dict[str, Any]:
-        return full_report(self.con)
+        """The report of the one submission loaded."""
+        (graded,) = self.graded()
+        if graded.report is None:
+            raise graded.exception
+        return graded.report
 
 
 def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dict[str, Any]:
@@ -270,11 +320,12 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
     sizes = [path.stat().st_size if path.is_file() else 0 for path in (answers_path, submission_path)]
     with Grader(answers_path, load=False, input_bytes=max(sizes)) as grader, grader.session(split) as session:
         with ThreadPoolExecutor(1) as pool:
-            reading = pool.submit(session.load, submission_path)
+            reading = pool.submit(session.load, [submission_path])
             try:
                 grader.load_answers()
             finally:
                 reading.result()  # (of two unusable files, the submission is named, as before)
+        _raise_unusable(session.loaded)
         session.compare()
         return session.report()
 
@@ -302,39 +353,44 @@ def grade_to(
 
 @dataclass(frozen=True)
 class Graded:
-    """One submission of a batch: its grade, or why it could not be graded."""
+    """One submission of a batch: its grade, or the error that made it unusable."""
 
     submission: Path
     report: dict[str, Any] | None
-    error: str | None = None
+    exception: BaseException | None = None
+
+    @property
+    def error(self) -> str | None:
+        return None if self.exception is None else (str(self.exception) or type(self.exception).__name__)
 
 
 def grade_many(
     answers_path: Path, submission_paths: list[Path], split: str = "test", semantic_path: Path | None = None
 ) -> list[Graded]:
-    """Grade every submission against the answer bundle, read once: each grade the one its
-    submission gets alone; an unusable submission is reported for itself and the others
-    are still graded. (Each is compared in a session of its own: one pass of the diff
-    queries per submission.)"""
-    from s8f_duck.grading import semantic as semantic_grading
-    from s8f_duck.safety.errors import UnusableInput
-
+    """Grade every submission against the answer bundle, read once, by one pass of the
+    diff queries over all of them: each grade the one its submission gets alone; an
+    unusable submission is reported for itself and the others are still graded."""
     arguments.check({"--answers": answers_path, "--semantic": semantic_path,
                      **{f"SUBMISSION {n + 1}": p for n, p in enumerate(submission_paths)}})  # fmt: skip
     answers_sha256 = file_sha256(answers_path)
     if semantic_path is not None:
+        from s8f_duck.grading import semantic as semantic_grading
+
         semantic_grading.read_semantic(semantic_path, answers_sha256)  # refused once, before any grade
-    graded = []
     with Grader(answers_path) as grader:
-        for path in submission_paths:
+        graded = grader.grade_many(submission_paths, split)
+    if semantic_path is None:
+        return graded
+    with_semantic = []
+    for one in graded:
+        if one.report is not None:
             try:
-                report = grader.grade(path, split)
-                if semantic_path is not None:
-                    report["semantic"] = semantic_grading.semantic_grade(semantic_path, path, split, answers_sha256)
-                graded.append(Graded(path, report))
-            except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
-                graded.append(Graded(path, None, str(exc) or type(exc).__name__))
-    return graded
+                one.report["semantic"] = semantic_grading.semantic_grade(semantic_path, one.submission, split,
+                                                                         answers_sha256)  # fmt: skip
+            except SUBMISSION_ERRORS as exc:
+                one = Graded(one.submission, None, exc)
+        with_semantic.append(one)
+    return with_semantic
 
 
 def _fraction(value: float | None) -> str:

@@ -128,6 +128,7 @@ SEMANTIC_GRADE_STEPS: tuple[str, ...] = (
 # grade: answers + aggregates and submitted_* tables -> the grade and its details.
 GRADE_STEPS: tuple[str, ...] = (
     "macros/grading",
+    "grade/grade_binding",
     "grade/submitted_repeats",
     "grade/citation_errors",
     "grade/gold_facts",

@@ -49,6 +49,18 @@ BUNDLE_STEPS = (
     "bundle/bundle_most_recently_updated_issue_ids",
     "bundle/bundle_aggregate_nulls",
 )
+# Submissions for a grade, any number at once (reading/submissions.py): the batch file read,
+# then each keyed table `submitted_{name}` made from it, and the digests they are bound to.
+SUBMISSION_STEPS = (
+    "bundle/batch/submitted_documents",
+    "bundle/batch/submitted_headers",
+    "bundle/batch/submitted_answers",
+    "bundle/batch/submitted_state_counts",
+    "bundle/batch/submitted_label_counts",
+    "bundle/batch/submitted_newest_issue_ids",
+    "bundle/batch/submitted_most_recently_updated_issue_ids",
+    "bundle/batch/submitted_aggregate_nulls",
+)
 # What load_bundle leaves, each as `{prefix}{name}` (from sql/bundle/bundle_{name}.sql).
 BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDLE_STEPS[1], *BUNDLE_STEPS[4:]))
 

@@ -39,23 +39,25 @@ PIECE_BYTES = 8 << 20
 Int64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 
 
-class _Answer(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    """An answer as the reference decodes it (tuples: Python's collector skips them)."""
+class Answer(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    """An answer as the reference decodes it (tuples: Python's collector skips them). A
+    field the object does not have is UNSET, one it gives as null None: encoded again
+    (reading/submissions.py), it has exactly the keys it was read with."""
 
-    id: str | None = None
-    split: str | None = None
-    state: str | None = None
-    labels: tuple[str, ...] | None = None
-    references: tuple[Int64, ...] | None = None
-    duplicate_targets: tuple[Int64, ...] | None = None
-    scope_contradictions: tuple[str, ...] | None = None
+    id: str | None | msgspec.UnsetType = msgspec.UNSET
+    split: str | None | msgspec.UnsetType = msgspec.UNSET
+    state: str | None | msgspec.UnsetType = msgspec.UNSET
+    labels: tuple[str, ...] | None | msgspec.UnsetType = msgspec.UNSET
+    references: tuple[Int64, ...] | None | msgspec.UnsetType = msgspec.UNSET
+    duplicate_targets: tuple[Int64, ...] | None | msgspec.UnsetType = msgspec.UNSET
+    scope_contradictions: tuple[str, ...] | None | msgspec.UnsetType = msgspec.UNSET
 
 
-class _Aggregates(msgspec.Struct, forbid_unknown_fields=True, gc=False):
-    state_counts: dict[str, Int64 | None] | None = None
-    label_counts: dict[str, Int64 | None] | None = None
-    newest_issue_ids: tuple[str | None, ...] | None = None
-    most_recently_updated_issue_ids: tuple[str | None, ...] | None = None
+class Aggregates(msgspec.Struct, forbid_unknown_fields=True, gc=False):
+    state_counts: dict[str, Int64 | None] | None | msgspec.UnsetType = msgspec.UNSET
+    label_counts: dict[str, Int64 | None] | None | msgspec.UnsetType = msgspec.UNSET
+    newest_issue_ids: tuple[str | None, ...] | None | msgspec.UnsetType = msgspec.UNSET
+    most_recently_updated_issue_ids: tuple[str | None, ...] | None | msgspec.UnsetType = msgspec.UNSET
 
 
 class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False):
@@ -63,12 +65,12 @@ class _Document(msgspec.Struct, forbid_unknown_fields=True, gc=False):
 
     schema: str | None = None
     corpus_sha256: str | None = None
-    answers: tuple[_Answer | None, ...] | None = None
-    aggregates: _Aggregates | None = None
+    answers: tuple[Answer | None, ...] | None = None
+    aggregates: Aggregates | None = None
 
 
 _DOCUMENT = msgspec.json.Decoder(_Document)
-_ANSWERS = msgspec.json.Decoder(tuple[_Answer | None, ...])
+_ANSWERS = msgspec.json.Decoder(tuple[Answer | None, ...])
 
 
 _collector = threading.Lock()

@@ -3,10 +3,11 @@
 -- copy than the id's first: submitted_repeats).
 CREATE OR REPLACE TABLE citation_errors AS
 SELECT
+    submission,
     pos,
     id,
     CASE WHEN id IN (SELECT id FROM answers) THEN 'repeated id' ELSE 'unknown id' END AS reason
 FROM submitted_answers
-LEFT JOIN submitted_repeats AS repeated USING (id)
+LEFT JOIN submitted_repeats AS repeated USING (submission, id)
 WHERE pos > repeated.first_pos OR id NOT IN (SELECT id FROM answers)
-ORDER BY pos;
+ORDER BY submission, pos;

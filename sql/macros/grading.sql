@@ -10,19 +10,21 @@ CREATE OR REPLACE MACRO id_number(id) AS TRY_CAST(regexp_extract(id, '[0-9]+$') 
 
 -- docs/format.md §8: of the submitted answers in a table (submitted_answers or rows of it) that
 -- repeat an id, the last copy is the one compared: the table but for the earlier copies
--- that submitted_repeats (sql/grade/) finds.
+-- that submitted_repeats (sql/grade/) finds, each submission's apart.
 CREATE OR REPLACE MACRO last_copies(answer_table) AS TABLE
     SELECT copy.* FROM query_table(answer_table) AS copy
-    LEFT JOIN submitted_repeats AS repeated ON repeated.id = copy.id
+    LEFT JOIN submitted_repeats AS repeated ON repeated.submission = copy.submission AND repeated.id = copy.id
     WHERE repeated.id IS NULL OR copy.pos = repeated.last_pos;
 
--- docs/format.md §8: the facts of each answer in a table of answers, as a set of (id, slice, fact).
+-- docs/format.md §8: the facts of each answer in a table of answers keyed by submission, as a set
+-- of (submission, id, slice, fact).
 CREATE OR REPLACE MACRO answer_facts(answer_table) AS TABLE
-    SELECT id, 'state' AS slice, 'state:' || state AS fact FROM query_table(answer_table)
-    UNION SELECT id, 'labels', 'label:' || unnest(labels) FROM query_table(answer_table)
-    UNION SELECT id, 'references', 'ref:' || unnest("references") FROM query_table(answer_table)
-    UNION SELECT id, 'duplicate_targets', 'dup:' || unnest(duplicate_targets) FROM query_table(answer_table)
-    UNION SELECT id, 'scope_contradictions', 'contradiction:' || unnest(scope_contradictions)
+    SELECT submission, id, 'state' AS slice, 'state:' || state AS fact FROM query_table(answer_table)
+    UNION SELECT submission, id, 'labels', 'label:' || unnest(labels) FROM query_table(answer_table)
+    UNION SELECT submission, id, 'references', 'ref:' || unnest("references") FROM query_table(answer_table)
+    UNION SELECT submission, id, 'duplicate_targets', 'dup:' || unnest(duplicate_targets)
+        FROM query_table(answer_table)
+    UNION SELECT submission, id, 'scope_contradictions', 'contradiction:' || unnest(scope_contradictions)
         FROM query_table(answer_table);
 
 -- Whether a JSON value is an object with a repeated key (Go keeps the last value; DuckDB's
