@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import threading
@@ -258,3 +259,49 @@ def test_a_taken_port_or_unusable_teams_file_is_exit_2(tmp_path: Path, server: S
     bad = run_cli("serve", "--answers", S8F_ANSWERS, "--public", S8F_PUBLIC, "--db", tmp_path / "other.duckdb",
                   "--teams", tmp_path / "bad-teams.json")  # fmt: skip
     assert bad.returncode == 2 and "bad-teams.json" in bad.stderr
+
+
+def test_submissions_sent_at_once_are_graded_together_each_as_alone(
+    tmp_path: Path, teams: dict[str, str], baseline: dict[str, Any]
+) -> None:
+    """Twelve tune submissions (four kinds) sent at once by two teams: graded in batches of
+    more than one (the log line of each says how many), each grade the bytes `grade`
+    writes for it alone; a log line per submission, with no score."""
+    kinds = [baseline, {**baseline, "answers": baseline["answers"][::2]},
+             {**baseline, "answers": [{**a, "labels": []} for a in baseline["answers"]]}, {"answers": 5}]  # fmt: skip
+    bodies = [json.dumps(kinds[n % 4]).encode() for n in range(12)]
+    db = tmp_path / "service.duckdb"
+    process = subprocess.Popen(
+        [str(CLI), "serve", "--answers", str(S8F_ANSWERS), "--public", str(S8F_PUBLIC), "--db", str(db),
+         "--teams", str(tmp_path / "teams.json"), "--port", "0", "--daily-limit", "20"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    url = process.stderr.readline().split()[2].rstrip("/")
+
+    async def send(n: int) -> httpx.Response:
+        team = "alpha" if n % 2 else "beta"
+        async with httpx.AsyncClient(base_url=url, timeout=120) as client:
+            return await client.post("/submissions?split=tune", content=bodies[n],
+                                     headers={"Authorization": f"Bearer {teams[team]}"})  # fmt: skip
+
+    async def all_at_once() -> list[httpx.Response]:
+        return list(await asyncio.gather(*(send(n) for n in range(12))))
+
+    try:
+        answers = asyncio.run(all_at_once())
+    finally:
+        process.terminate()
+        log = process.stderr.read()
+        process.wait()
+    assert [a.status_code for a in answers] == [201, 201, 201, 400] * 3, [a.text for a in answers]
+    lines = [line for line in log.splitlines() if " tune " in line]
+    assert len(lines) == 12 and all(("score" not in line and "0." not in line.split("(")[0]) for line in lines)
+    together = [int(re.search(r"(\d+) together", line).group(1)) for line in lines]
+    assert max(together) > 1, lines
+    for n in range(3):
+        path = tmp_path / f"kind-{n}.json"
+        path.write_bytes(bodies[n])
+        alone = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", path, "--split", "tune", "--format", "json")
+        served = answers[n].json()["grade"]
+        assert served == json.loads(alone.stdout), n

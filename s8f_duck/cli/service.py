@@ -42,7 +42,10 @@ def serve(
     Teams POST submissions with a bearer token and get the Ladder's held-out score (no
     per-record detail) or, for the tune and train splits, the full grade; every submission
     is stored in the service database before the answer. Starlette on uvicorn. See
-    docs/service.md. With -q the address it listens on is not printed.
+    docs/service.md. Submissions waiting at once are graded together, each as it is graded
+    alone. A line on stderr per submission (time, team, split, id, status, size, seconds,
+    how many were graded together; never a score). With -q neither that nor the address
+    it listens on is printed.
 
     \b
     Exit status:
@@ -70,7 +73,7 @@ def serve(
         config = service.ServiceConfig(
             answers=answers, public=public, db=db, teams=load_teams(teams), daily_limit=daily_limit,
             release_after=released, ladder_step=ladder_step, max_bytes=runner.parse_size(max_bytes, "--max-bytes"),
-            teams_path=teams, semantic=semantic,
+            teams_path=teams, semantic=semantic, quiet=quiet,
         )  # fmt: skip
         return service.Service(config)
 

@@ -89,7 +89,7 @@ def load_submissions(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> l
     """The keyed tables of every submission file (in the connection's current schema); for
     each path, the corpus digest it is bound to, or the error that makes it unusable."""
     results: list[str | BaseException] = ["" for _ in paths]
-    checked = []
+    checked, longest = [], 0
     with scratch_directory("s8f-duck-submissions-") as scratch:
         batch = scratch / "batch.jsonl"
         with open(batch, "wb") as out:
@@ -99,7 +99,10 @@ def load_submissions(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> l
                     checked.append(submission)
                 else:
                     out.write(line + b"\n")
+                    longest = max(longest, len(line))
+        # DuckDB's reader keeps buffers of about twice the largest line it allows
         con.execute("SET VARIABLE input_path = ?", [str(batch)])
+        con.execute("SET VARIABLE max_object_size = ?", [max(longest + 1, 1 << 20)])
         run_steps(con, SUBMISSION_STEPS)
     for submission in checked:
         try:

@@ -17,8 +17,10 @@ import html
 import json
 import os
 import re
+import sys
 import tempfile
 import threading
+import time
 import uuid
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -35,10 +37,12 @@ from starlette.routing import Route
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.reading.submissions import SUBMISSION_ERRORS
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.scratch import warn
 from s8f_duck.safety.trees import remove_tree
+from s8f_duck.service.batches import GradeBatches
 from s8f_duck.service.connections import BODY_SECONDS
 from s8f_duck.service.teams import load_teams
 
@@ -61,6 +65,7 @@ class ServiceConfig:
     max_bytes: int = 64 * 2**20
     teams_path: Path | None = None  # the teams file, read again when it changes
     semantic: Path | None = None  # a semantic answer bundle (adjudicate gold), graded beside the answers
+    quiet: bool = False  # no line on stderr per submission
 
 
 class Service:
@@ -81,9 +86,10 @@ class Service:
         if self.grader.corpus_sha256 != self.public_sha256:
             self.grader.close()
             raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
-        self.answers_bytes = config.answers.read_bytes()
+        self.answers_bytes = config.answers.read_bytes()  # served after --release-after, if given
+        self.answers_sha256 = hashlib.sha256(self.answers_bytes).hexdigest()
         if config.semantic is not None:  # refused now if it goes with another answer bundle
-            semantic_grading.read_semantic(config.semantic, hashlib.sha256(self.answers_bytes).hexdigest())
+            semantic_grading.read_semantic(config.semantic, self.answers_sha256)
         self.store = connect()  # in memory: the pending row; the store is attached
         try:
             self.store.execute("ATTACH ? AS service", [str(config.db)])
@@ -92,9 +98,11 @@ class Service:
         self.store.execute("SET VARIABLE s8f_ladder_step = ?", [config.ladder_step])
         self._store_lock = threading.Lock()
         self._team_locks: dict[str, asyncio.Lock] = {}
+        self.in_flight: dict[str, int] = {}  # per team, submissions taken in and not yet stored
         # Grades run on worker threads, as many at once as there are cores: DuckDB uses every
         # core for each, and more at once only compete for the same cores.
         self.grading = anyio.CapacityLimiter(os.cpu_count() or 1)
+        self.batches = GradeBatches(self.grader, self.grading, config.max_bytes)
         self.scratch = Path(tempfile.mkdtemp(prefix="s8f-duck-service-"))  # private (0700)
         create_table(self.store, "pending", PENDING_TYPES, [])
         run_steps(self.store, SERVICE_STEPS)  # creates the table when the store is new
@@ -143,32 +151,48 @@ class Service:
                 "SELECT count(*) FROM service.submissions WHERE team = ? AND received_at >= ?", [team, midnight]
             ).fetchall()[0][0]
 
-    def grade(self, body: bytes, split: str) -> tuple[str, str | None, float | None, dict[str, Any] | None]:
-        """(status, message, score, full grade) of a submission body, graded here."""
+    async def grade(self, body: bytes, split: str) -> tuple[str, str | None, float | None, dict[str, Any] | None, int]:
+        """(status, message, score, full grade, how many were graded together) of a submission
+        body, graded here with the submissions waiting beside it (service/batches.py)."""
         directory = Path(tempfile.mkdtemp(dir=self.scratch))
         path = directory / "submission.json"
         try:
             path.write_bytes(body)
-            report = self.grader.grade(path, split)
-            if self.config.semantic is not None and report["corpus_bound"]:
-                answers_sha256 = hashlib.sha256(self.answers_bytes).hexdigest()
-                report["semantic"] = semantic_grading.semantic_grade(self.config.semantic, path, split, answers_sha256)
-        except UnusableInput as exc:
-            return "unusable", str(exc).replace(str(path), "submission"), None, None
-        except (duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
-            # the submission's own doing: answered, stored and counted like any unusable one
-            why = "nested too deeply to be read" if isinstance(exc, RecursionError) else (
-                f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
-            )  # fmt: skip
-            return "unusable", f"submission: {why}", None, None
+            graded, batch = await self.batches.grade(path, split, len(body))
+            if graded.report is not None and self.config.semantic is not None and graded.report["corpus_bound"]:
+                graded = await anyio.to_thread.run_sync(self._with_semantic, graded, split, limiter=self.grading)
         finally:
             remove_tree(directory)
+        report = graded.report
+        if report is None:
+            return "unusable", self._unusable(graded.exception, path), None, None, batch
         if not report["corpus_bound"]:
-            return "unusable", "submission: corpus_sha256 is not this service's public corpus (GET /corpus)", None, report
+            why = "submission: corpus_sha256 is not this service's public corpus (GET /corpus)"
+            return "unusable", why, None, report, batch
         score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
         if "semantic" in report:  # one score for the Ladder: the mean of the two shares
             score = (score + semantic_grading.overall_accuracy(report["semantic"])) / 2
-        return "graded", None, score, report
+        return "graded", None, score, report, batch
+
+    def _with_semantic(self, graded: grading.Graded, split: str) -> grading.Graded:
+        assert graded.report is not None and self.config.semantic is not None
+        try:
+            graded.report["semantic"] = semantic_grading.semantic_grade(
+                self.config.semantic, graded.submission, split, self.answers_sha256
+            )
+        except SUBMISSION_ERRORS as exc:
+            return grading.Graded(graded.submission, None, exc)
+        return graded
+
+    @staticmethod
+    def _unusable(exc: BaseException | None, path: Path) -> str:
+        if isinstance(exc, UnusableInput):
+            return str(exc).replace(str(path), "submission")
+        # the submission's own doing: answered, stored and counted like any unusable one
+        why = "nested too deeply to be read" if isinstance(exc, RecursionError) else (
+            f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
+        )  # fmt: skip
+        return f"submission: {why}"
 
     def store_submission(self, pending: dict[str, Any]) -> dict[str, Any]:
         with self._store_lock:
@@ -258,24 +282,38 @@ def create_app(service: Service) -> Starlette:
                         return _error(413, f"a submission is at most {config.max_bytes} bytes")
         except TimeoutError:
             return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
+        # The day's count and this submission's place in it are taken at once (a team's lock);
+        # the grade then runs beside the team's other submissions, counted while in flight.
         async with service.team_lock(team):
             now = datetime.now(UTC)
             used = await anyio.to_thread.run_sync(service.used_today, team, now)
-            if used >= config.daily_limit:
+            if used + service.in_flight.get(team, 0) >= config.daily_limit:
                 tomorrow = (now + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
                 return _error(
                     429, f"the daily limit of {config.daily_limit} submissions is reached; try again after "
                     f"{tomorrow.isoformat()}", {"Retry-After": str(int((tomorrow - now).total_seconds()) + 1)},
                 )  # fmt: skip
-            status, message, score, report = await anyio.to_thread.run_sync(
-                service.grade, bytes(body), split, limiter=service.grading
-            )
+            service.in_flight[team] = service.in_flight.get(team, 0) + 1
+        stored = False
+        try:
+            started = time.perf_counter()
+            status, message, score, report, batch = await service.grade(bytes(body), split)
             pending = {
                 "id": uuid.uuid4().hex, "team": team, "received_at": now, "split": split,
                 "sha256": hashlib.sha256(body).hexdigest(), "bytes": len(body), "status": status, "message": message,
                 "score": score, "grade_json": json.dumps(report, default=str) if report else None,
             }  # fmt: skip
-            row = await anyio.to_thread.run_sync(service.store_submission, pending)
+            async with service.team_lock(team):  # stored and no longer in flight at once
+                row = await anyio.to_thread.run_sync(service.store_submission, pending)
+                service.in_flight[team] -= 1
+                stored = True
+            if not config.quiet:  # (no score: the log may travel further than the answers)
+                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {team} {split} {row['id']} {status} "
+                      f"({len(body)} bytes; graded in {time.perf_counter() - started:.2f} s, "
+                      f"{batch} together)", file=sys.stderr, flush=True)  # fmt: skip
+        finally:
+            if not stored:
+                service.in_flight[team] -= 1
         answer = feedback(row, config.ladder_step)
         return JSONResponse(answer, status_code=201 if status == "graded" else 400)
 

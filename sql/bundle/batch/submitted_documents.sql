@@ -18,5 +18,5 @@ FROM read_json(
         'newest_issue_ids': 'VARCHAR[]', 'newest_issue_ids_missing': 'BOOLEAN',
         'most_recently_updated_issue_ids': 'VARCHAR[]', 'most_recently_updated_issue_ids_missing': 'BOOLEAN'
     },
-    maximum_object_size = 67108864
+    maximum_object_size = getvariable('max_object_size')
 );
