@@ -25,10 +25,10 @@ from s8f_duck.pipeline.steps import (
     run_steps,
 )
 from s8f_duck.reading.gojson import dumps
-from s8f_duck.reading.load import BUNDLE_TABLES, load_bundle
+from s8f_duck.reading.load import BUNDLE_TABLES
 from s8f_duck.reading.scan import file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA
-from s8f_duck.reading.submissions import SUBMISSION_ERRORS, load_submissions
+from s8f_duck.reading.submissions import SUBMISSION_ERRORS, load_answer_bundle, load_submissions
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.writers import write_text
@@ -62,13 +62,13 @@ def grade_database(
     con = con or connect()
     con.execute("SET VARIABLE s8f_graded_split = ?", [split])
     if _same_file(answers_path, submission_path):  # the same bytes read twice give the same tables
-        answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+        answers_corpus = load_answer_bundle(con, answers_path, ANSWERS_SCHEMA)
         _answers_as_submission(con, '"{name}"', answers_corpus)
     else:  # read both at once: parsing a JSON document keeps one core busy
         with ThreadPoolExecutor(1) as pool:
             reading = pool.submit(_load_submissions_apart, con.cursor(), [submission_path], _current_schema(con))
             try:
-                answers_corpus = load_bundle(con, answers_path, "", ANSWERS_SCHEMA)
+                answers_corpus = load_answer_bundle(con, answers_path, ANSWERS_SCHEMA)
             finally:
                 _raise_unusable(reading.result())
     _compare(con, answers_corpus, GRADE_STEPS)
@@ -226,7 +226,7 @@ class Grader:
         """Read the answer bundle (once); return the corpus digest it is bound to."""
         with self._lock:
             if self.corpus_sha256 is None:
-                self.corpus_sha256 = load_bundle(self.con, self.answers_path, "", ANSWERS_SCHEMA)
+                self.corpus_sha256 = load_answer_bundle(self.con, self.answers_path, ANSWERS_SCHEMA)
             return self.corpus_sha256
 
     def close(self) -> None:

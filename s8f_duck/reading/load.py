@@ -366,6 +366,23 @@ def _load_checked_answers(con: duckdb.DuckDBPyConnection, path: Path) -> None:
     con.execute("ALTER TABLE bundle_answers DROP COLUMN problems")
 
 
+def check_answer_bundle(
+    con: duckdb.DuckDBPyConnection, path: Path, schema: str, expect_schema: str, answers: str
+) -> None:
+    """An answer bundle's schema is the one expected, and it has one answer per record (the
+    grade pairs them by id): else the first repeat is named."""
+    if schema != expect_schema:
+        raise UnusableInput(f"{path}: field 'schema' is {schema!r}, expected {expect_schema!r}")
+    if con.execute(f"SELECT count(DISTINCT id) < count(*) FROM {answers}").fetchall()[0][0]:  # which, only if any
+        repeat = con.execute(
+            f"SELECT id, list(pos ORDER BY pos)[1:2] FROM {answers} GROUP BY id HAVING count(*) > 1 "
+            "ORDER BY min(pos) LIMIT 1"
+        ).fetchall()
+        if repeat:
+            (rid, (first, second)) = repeat[0]
+            raise UnusableInput(f"{path}: answers[{second}] repeats the id {rid!r} of answers[{first}]")
+
+
 def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_schema: str | None) -> str:
     """An answer bundle or submission as tables `{prefix}answers`, `{prefix}state_counts`,
     `{prefix}label_counts`, `{prefix}newest_issue_ids`, `{prefix}most_recently_updated_issue_ids`;
@@ -384,18 +401,8 @@ def load_bundle(con: duckdb.DuckDBPyConnection, path: Path, prefix: str, expect_
         _load_checked_answers(con, path)
     run_steps(con, BUNDLE_STEPS[3:])
     header = rows(con, "SELECT * FROM bundle_header")[0]
-    if expect_schema is not None and header["schema"] != expect_schema:
-        raise UnusableInput(f"{path}: field 'schema' is {header['schema']!r}, expected {expect_schema!r}")
-    if expect_schema is not None and con.execute(  # an answer bundle: one answer per record (the grade pairs
-        "SELECT count(DISTINCT id) < count(*) FROM bundle_answers"  # them by id); which repeats, only if any does
-    ).fetchall()[0][0]:
-        repeat = con.execute(
-            "SELECT id, list(pos ORDER BY pos)[1:2] FROM bundle_answers GROUP BY id HAVING count(*) > 1 "
-            "ORDER BY min(pos) LIMIT 1"
-        ).fetchall()
-        if repeat:
-            (rid, (first, second)) = repeat[0]
-            raise UnusableInput(f"{path}: answers[{second}] repeats the id {rid!r} of answers[{first}]")
+    if expect_schema is not None:
+        check_answer_bundle(con, path, header["schema"], expect_schema, "bundle_answers")
     (schema,) = con.execute("SELECT current_schema()").fetchall()[0]  # never fall through to main
     for name in BUNDLE_TABLES:
         con.execute(f'DROP TABLE IF EXISTS "{schema}"."{prefix}{name}"')

@@ -21,7 +21,7 @@ import duckdb
 import msgspec
 
 from s8f_duck.pipeline.steps import run_steps
-from s8f_duck.reading.load import BUNDLE_TABLES, SUBMISSION_STEPS, drop, load_bundle
+from s8f_duck.reading.load import BUNDLE_TABLES, SUBMISSION_STEPS, check_answer_bundle, drop, load_bundle
 from s8f_duck.reading.typed_check import Aggregates, Answer
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.scratch import scratch_directory
@@ -88,31 +88,55 @@ def _decoded(path: Path, submission: int) -> bytes | None:
 def load_submissions(con: duckdb.DuckDBPyConnection, paths: Sequence[Path]) -> list[str | BaseException]:
     """The keyed tables of every submission file (in the connection's current schema); for
     each path, the corpus digest it is bound to, or the error that makes it unusable."""
+    lines = [_decoded(path, submission) for submission, path in enumerate(paths)]
+    _read_lines(con, [line for line in lines if line is not None])
     results: list[str | BaseException] = ["" for _ in paths]
-    checked, longest = [], 0
+    for submission, line in enumerate(lines):
+        if line is None:
+            try:
+                _load_checked(con, paths[submission], submission)
+            except SUBMISSION_ERRORS as exc:
+                results[submission] = exc
+    for submission, digest in con.execute("SELECT submission, corpus_sha256 FROM submitted_headers").fetchall():
+        results[submission] = digest
+    return results
+
+
+def load_answer_bundle(con: duckdb.DuckDBPyConnection, path: Path, expect_schema: str) -> str:
+    """An answer bundle as load.load_bundle leaves it (its tables, unprefixed, in the current
+    schema), read once when msgspec vouches for it; returns the corpus digest it is bound to."""
+    line = _decoded(path, 0)
+    if line is None:
+        return load_bundle(con, path, "", expect_schema)
+    database, current = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
+    once = f'"{database}"."bundle_once"'
+    con.execute(f"CREATE SCHEMA {once}")
+    try:
+        with con.cursor() as reader:
+            reader.execute(f"USE {once}")
+            _read_lines(reader, [line])
+        for name in BUNDLE_TABLES:
+            con.execute(f'CREATE OR REPLACE TABLE "{database}"."{current}"."{name}" AS '
+                        f"SELECT * EXCLUDE (submission) FROM {once}.submitted_{name}")  # fmt: skip
+        schema, digest = con.execute(f"SELECT schema, corpus_sha256 FROM {once}.submitted_headers").fetchall()[0]
+    finally:
+        con.execute(f"DROP SCHEMA {once} CASCADE")
+    check_answer_bundle(con, path, schema, expect_schema, f'"{database}"."{current}".answers')
+    return digest
+
+
+def _read_lines(con: duckdb.DuckDBPyConnection, lines: list[bytes]) -> None:
+    """The keyed tables of the submissions whose batch lines are given (sql/bundle/batch/)."""
     with scratch_directory("s8f-duck-submissions-") as scratch:
         batch = scratch / "batch.jsonl"
         with open(batch, "wb") as out:
-            for submission, path in enumerate(paths):
-                line = _decoded(path, submission)
-                if line is None:
-                    checked.append(submission)
-                else:
-                    out.write(line + b"\n")
-                    longest = max(longest, len(line))
-        # DuckDB's reader keeps buffers of about twice the largest line it allows
+            for line in lines:
+                out.write(line + b"\n")
         con.execute("SET VARIABLE input_path = ?", [str(batch)])
-        con.execute("SET VARIABLE max_object_size = ?", [max(longest + 1, 1 << 20)])
+        # DuckDB's reader keeps buffers of about twice the largest line it allows
+        con.execute("SET VARIABLE max_object_size = ?", [max([len(line) + 1 for line in lines] + [1 << 20])])
         run_steps(con, SUBMISSION_STEPS)
-    for submission in checked:
-        try:
-            _load_checked(con, paths[submission], submission)
-        except SUBMISSION_ERRORS as exc:
-            results[submission] = exc
-    for submission, digest in con.execute("SELECT submission, corpus_sha256 FROM submitted_headers").fetchall():
-        results[submission] = digest
     drop(con, "submitted_documents")
-    return results
 
 
 def _load_checked(con: duckdb.DuckDBPyConnection, path: Path, submission: int) -> None:
@@ -127,6 +151,6 @@ def _load_checked(con: duckdb.DuckDBPyConnection, path: Path, submission: int) -
             digest = load_bundle(reader, path, "", None)
         for name in BUNDLE_TABLES:
             con.execute(f"INSERT INTO submitted_{name} BY NAME SELECT ? AS submission, * FROM {own}.{name}", [submission])
-        con.execute("INSERT INTO submitted_headers VALUES (?, ?)", [submission, digest])
+        con.execute("INSERT INTO submitted_headers VALUES (?, NULL, ?)", [submission, digest])
     finally:
         con.execute(f"DROP SCHEMA {own} CASCADE")

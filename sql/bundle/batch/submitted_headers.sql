@@ -1,3 +1,4 @@
--- Each submission of a batch and the corpus digest it is bound to ('' for none).
+-- Each submission of a batch, its schema (NULL when the checked reader read it) and the corpus
+-- digest it is bound to ('' for none).
 CREATE OR REPLACE TABLE submitted_headers AS
-SELECT submission, corpus_sha256 FROM submitted_documents;
+SELECT submission, schema, corpus_sha256 FROM submitted_documents;
