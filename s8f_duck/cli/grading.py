@@ -56,9 +56,10 @@ def grade(
     """Grade submissions against the answer bundle.
 
     Compares each fact by fact with the held-out answers. Several submissions (as
-    arguments, or --submission repeated) are graded in one command, the bundle read once;
-    each gets the grade it gets alone, and one that cannot be used is named and the others
-    still graded.
+    arguments, or --submission repeated) are graded in one command: the bundle and each
+    submission read once, then one pass of the grader's SQL over all of them (100 S8f
+    submissions take under a second). Each gets the grade it gets alone, and one that
+    cannot be used is named and the others still graded.
 
     The grade passes when every graded record is exact and there is no aggregate or citation
     error (docs/format.md, "Grading"). With -q nothing is printed unless --format is
