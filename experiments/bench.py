@@ -444,6 +444,10 @@ def grade_rows(size: int, out: Path, s8f: Path, args: argparse.Namespace, rows: 
     run_row(name, command, runs, rows, args.only, GRADE_WARMUP)
 
 
+def _time(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms" if seconds < 0.1 else f"{seconds:.2f} s"
+
+
 def markdown(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
@@ -460,15 +464,15 @@ def markdown(results: dict[str, Any]) -> str:
     for row in results["rows"]:
         target = row["target"] or {"seconds": None, "peak_rss_bytes": None}
         time_cells = ["", ""] if target["seconds"] is None else [
-            f"≤ {target['seconds']} s" + (f" ({target['relative']})" if target.get("relative") else ""),
+            f"≤ {_time(target['seconds'])}" + (f" ({target['relative']})" if target.get("relative") else ""),
             verdict(row["median_seconds"] <= target["seconds"])]
         memory_cells = ["", ""] if target["peak_rss_bytes"] is None else [
             f"≤ {target['peak_rss_bytes'] / 2**30:.1f} GiB", verdict(row["peak_rss_bytes"] <= target["peak_rss_bytes"])]
         original = ORIGINAL.get(row["name"])
         original_cells = ["", ""] if original is None else [
-            f"{original:.2f} s", f"{row['median_seconds'] / original:.2f}×"]
+            _time(original), f"{row['median_seconds'] / original:.2f}×"]
         when = "" if row.get("date", results["date"]) == results["date"] else f" (measured {row['date']})"
-        lines.append(f"| {row['name']}{when} | {row['runs']} | {row['median_seconds']:.2f} s | "
+        lines.append(f"| {row['name']}{when} | {row['runs']} | {_time(row['median_seconds'])} | "
                      f"{row['peak_rss_bytes'] / 2**20:.0f} MiB | "
                      + " | ".join(original_cells + time_cells + memory_cells) + " |")  # fmt: skip
     lines += ["", "The original tool's figures are its own on this machine (medians of 5, as issue 31 gives "
