@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
-from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.paths import run_root
 
 SCHEMA = "s8f-duck-leaderboard/1"
@@ -38,6 +38,9 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
     whether it has the tables of semantic grades (a database written before them has not)."""
     if not runs_db.is_file():
         raise UnusableInput(f"{runs_db}: no such runs database")
+    refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
+    if refused is not None:
+        raise refused
     deadline = time.monotonic() + _LOCK_WAIT_SECONDS
     while True:
         try:

@@ -96,7 +96,7 @@ def grade(
         sys.stdout.flush()
     rendered = {"summary": grading.summary, "table": grading.table, "json": lambda r: dumps(r).rstrip()}
     say(quiet and format == GradeFormat.summary, rendered[format.value](report), to_stderr=to_stdout)
-    if not report["corpus_bound"]:
+    if not report["corpus_bound"] and (format == GradeFormat.json or to_stdout):  # else the printed line says it
         print(
             f"s8f-duck grade: the submission is bound to corpus {report['submission_corpus_sha256']!r}, "
             f"but the answers are for corpus {report['corpus_sha256']}: not graded (all-zero core report)",

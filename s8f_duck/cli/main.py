@@ -80,6 +80,30 @@ def _exit_now(code: object) -> NoReturn:
     os._exit(code or 0)
 
 
+def _run(args: list[str]) -> int:
+    """Run the command line; a usage error (an unknown option, a missing argument) is one
+    line on stderr, `s8f-duck COMMAND: error: ...`, and exit status 2, as every error is."""
+    from typer._click import exceptions as click  # (Typer's own copy of Click raises these)
+
+    try:
+        code = _app_for(args)(args=args, prog_name="s8f-duck", standalone_mode=False)
+    except click.NoArgsIsHelpError as exc:  # a group named alone: its help, as Click shows it
+        exc.show()
+        return exc.exit_code
+    except click.UsageError as exc:
+        where = exc.ctx.command_path if exc.ctx is not None else "s8f-duck"
+        message = " ".join(exc.format_message().split())
+        print(f"{where}: error: {message} (see: {where} -h)", file=sys.stderr)
+        return 2
+    except click.ClickException as exc:
+        print(f"s8f-duck: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        return exc.exit_code
+    except click.Abort:
+        print("s8f-duck: stopped", file=sys.stderr)
+        return 1
+    return code if isinstance(code, int) else 0
+
+
 def main() -> None:
     from s8f_duck.safety import commit, interrupts, scratch
 
@@ -89,7 +113,7 @@ def main() -> None:
     try:
         try:
             scratch.start_run()
-            _app_for(sys.argv[1:])()
+            sys.exit(_run(sys.argv[1:]))
         except Exception as exc:  # outside a command's guarded: its arguments, its printing
             try:
                 fail(" ".join(sys.argv[1:2]), exc)

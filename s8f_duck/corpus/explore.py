@@ -14,7 +14,7 @@ from s8f_duck.corpus import artifacts
 from s8f_duck.pipeline.steps import BESIDE_PUBLIC_STEPS, FREEZE_STEPS, connect, run_steps, work_database
 from s8f_duck.reading.load import load_public
 from s8f_duck.safety import arguments
-from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.progress import Progress
 
 Format = Literal["table", "csv", "json"]
@@ -62,7 +62,9 @@ def open_corpus(
     try:
         return sealed(connect(str(db_path), read_only=True))
     except duckdb.Error as exc:
-        raise UnusableInput(f"{db_path}: cannot open as a DuckDB database: {exc}") from None
+        raise json_given_for_database(db_path, "give a public corpus as --public") or UnusableInput(
+            f"{db_path}: cannot open as a DuckDB database: {exc}"
+        ) from None
 
 
 def check_corpus(db_path: Path | None, public_path: Path | None) -> None:

@@ -35,7 +35,7 @@ from s8f_duck.corpus.freeze import (
 from s8f_duck.pipeline.steps import connect
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import check_public_strictly, load_bundle, load_public, read_json_file
-from s8f_duck.safety.errors import UnusableInput, Verdict
+from s8f_duck.safety.errors import UnusableInput, Verdict, not_a_file
 from s8f_duck.safety.progress import Progress
 
 MAX_SHOWN = 12
@@ -220,7 +220,7 @@ def verify(
         raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
     given = dict(zip(NAMES, (public_path, answers_path, report_path)))
     if not answers_path.is_file():  # before the long re-derivation
-        raise UnusableInput(f"{answers_path}: cannot read: no such file")
+        raise not_a_file(answers_path)
     header: dict[str, Any] = {}
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
@@ -266,6 +266,10 @@ def verify(
         if pinned is not None and public_sha != pinned:
             problems.append(f"public: {public_path} hashes to {public_sha}, not the expected {pinned} "
                             "(--expect-sha256)")  # fmt: skip
+        if result.scrub_hits:  # most often: frozen with another map than the one verify was given
+            problems.append(f"public: {len(result.scrub_hits)} record(s) hold matches of the redaction map "
+                            f"{redactions_path}: if the corpus was frozen with another map, give that map "
+                            "(verify --redactions MAP)")  # fmt: skip
         problems += [
             f"public.records[issue-{number}]: {matches} match(es) of the redaction map {redactions_path} left in "
             "its title or body: the public text is not scrubbed"

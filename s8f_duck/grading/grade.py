@@ -413,7 +413,14 @@ def _entry(value: Any) -> str:
 
 
 def summary(report: dict[str, Any]) -> str:
-    """One line: the verdict and the core figures."""
+    """One line: the verdict and the core figures (or why nothing was graded)."""
+    if not report.get("corpus_bound", True):
+        sent = report.get("submission_corpus_sha256") or ""
+        if not sent:
+            return ("NOT GRADED: the file names no corpus (no corpus_sha256): is it a submission "
+                    "(fak-microcontext-submission/1)? The core report is all zero")  # fmt: skip
+        return (f"NOT GRADED: the submission is bound to corpus {sent}, but the answers are for corpus "
+                f"{report['corpus_sha256']}; the core report is all zero")  # fmt: skip
     verdict = "PASS" if report["quality_pass"] else "FAIL"
     split = report.get("graded_split", "test")
     line = (
@@ -432,7 +439,10 @@ def summary(report: dict[str, Any]) -> str:
 
 
 def table(report: dict[str, Any]) -> str:
-    """The breakdown as a plain-text table for the terminal."""
+    """The breakdown as a plain-text table for the terminal (for a submission bound to
+    another corpus, only the line that says it was not graded)."""
+    if not report.get("corpus_bound", True):
+        return summary(report)
     lines = [summary(report), ""]
     head = f"{'slice':<22}{'gold':>7}{'sent':>7}{'FP':>6}{'FN':>6}{'prec':>8}{'recall':>8}{'records':>9}  first records with errors"
     lines.append(head)
@@ -442,8 +452,13 @@ def table(report: dict[str, Any]) -> str:
             f"{s['false_negative_facts']:>6}{_fraction(s['precision']):>8}{_fraction(s['recall']):>8}"
             f"{s['records_with_errors']:>9}  {' '.join(s['first_records_with_errors'][:6])}"
         )
-    lines += ["", f"{'aggregate':<34}{'exact':>6}{'diffs':>7}  first differences (entry: gold / submitted)"]
-    for a in report["breakdown"]["aggregates"]:
+    if not report.get("aggregates_graded", True):  # corpus-wide: compared on test only
+        lines += ["", f"aggregates: not graded on {report.get('graded_split')} (they are corpus-wide; test grades them)"]
+        aggregates = []
+    else:
+        lines += ["", f"{'aggregate':<34}{'exact':>6}{'diffs':>7}  first differences (entry: gold / submitted)"]
+        aggregates = report["breakdown"]["aggregates"]
+    for a in aggregates:
         diffs = "; ".join(f"{d['entry']}: {_entry(d['gold'])} / {_entry(d['submitted'])}" for d in a["first_differences"][:4])
         lines.append(f"{a['aggregate']:<34}{'yes' if a['exact'] else 'NO':>6}{a['differences']:>7}  {diffs}")
     cites = report["breakdown"]["citation_errors"]

@@ -18,3 +18,4 @@ class Dump:
     certain: bool  # whether the form was given or told from the content (else gh, as dumps always were)
     issue_bytes: int | None  # about how large the issues are in gh's form (the work database's size)
     first_key: bytes | None = None  # the JSON-encoded key the first record begins with (where to cut arrays)
+    looks_like: str | None = None  # the form its first records have, when --input-format named the other

@@ -137,7 +137,9 @@ def _detect(path: Path, plain: Path, input_format: str) -> Dump:
     head, sample = _head(plain, size)
     forms = _forms(path, sample.records)
     if input_format == "rest" or forms[:1] == ["rest"]:
-        return _rest_dump(path, plain, head, sample, size)
+        dump = _rest_dump(path, plain, head, sample, size)
+        dump.looks_like = "gh" if forms[:1] == ["gh"] else None
+        return dump
     first = sample.records[0] if sample.records else None
     if isinstance(first, dict) and forms[0] is None:
         raise UnusableInput(f"{path}: {EXPECTED}; record 0 is an object with neither form's keys "
@@ -233,6 +235,8 @@ def load(con: duckdb.DuckDBPyConnection, dump: Dump, min_records: int) -> int:
         message = str(exc).replace(str(dump.plain), str(dump.path))
         if not dump.certain and dump.plain.is_file():
             message += f" ({EXPECTED})"
+        if dump.looks_like == "gh":
+            message += " (its records look like `gh issue list --json` output: leave out --input-format rest)"
         if message == str(exc):
             raise
         raise UnusableInput(message) from None

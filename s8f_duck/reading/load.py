@@ -27,7 +27,7 @@ from s8f_duck.reading.gojson import ANY, MAP, list_of, struct
 from s8f_duck.reading.split import array_member_span, array_parts, copy_range
 from s8f_duck.reading.strictness import StrictCheck
 from s8f_duck.reading.typed_check import TypedCheck
-from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.errors import UnusableInput, not_a_file
 from s8f_duck.safety.memory import memory_limit
 from s8f_duck.safety.scratch import scratch_directory
 
@@ -117,7 +117,7 @@ def _raise_strict(check: StrictCheck | None, path: Path, *, records: bool = Fals
 def _read(con: duckdb.DuckDBPyConnection, path: Path, step: str, check: str | None = None) -> bool:
     """Run the reading step; False when DuckDB refused the file or Go would read it otherwise."""
     if not path.is_file():
-        raise UnusableInput(f"{path}: cannot read: no such file")
+        raise not_a_file(path)
     con.execute("SET VARIABLE input_path = ?", [str(path)])
     con.execute("SET VARIABLE max_object_size = ?", [path.stat().st_size + 1024])
     try:
@@ -214,7 +214,7 @@ def load_raw(con: duckdb.DuckDBPyConnection, path: Path, min_records: int) -> No
     """docs/format.md §1: check a raw dump and load `raw_issues`."""
     run_steps(con, ["macros"])
     if not path.is_file():
-        raise UnusableInput(f"{path}: cannot read: no such file")
+        raise not_a_file(path)
     con.execute("SET VARIABLE min_records = ?", [min_records])
     # beside DuckDB's read; and a key that Go's Unicode folding takes for a field, which
     # DuckDB's reader cannot see when its value is null (a repeat of that field, refused)

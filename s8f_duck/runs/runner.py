@@ -42,7 +42,7 @@ from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
 from s8f_duck.runs.limits import WRITABLE, Limits
-from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import run_root
 from s8f_duck.safety.progress import Progress
@@ -496,7 +496,9 @@ def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
     try:
         con = connect(str(runs_db), read_only=True)
     except duckdb.Error as exc:
-        raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+        raise json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes") or (
+            UnusableInput(f"{runs_db}: not a usable runs database: {exc}")
+        ) from None
     with con:
         if not con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = 'runs'").fetchall()[0][0]:
             raise UnusableInput(f"{runs_db}: no run is recorded in this database")

@@ -29,6 +29,7 @@ database holding the answers): never readable by others unless the replaced file
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -101,7 +102,7 @@ class Outputs:
                 work = scratch.work_directory(Path(directory), hidden=True, clean=False)
                 (work / "new").mkdir()
             except OSError as exc:
-                raise UnusableInput(f"{directory}: cannot write there: {exc.strerror or exc}") from None
+                raise UnusableInput(f"{directory}: cannot write there: {_write_refusal(directory, exc)}") from None
             self._work[directory] = work
 
     def temp_for(self, final: Path, *, private: bool = False) -> Path:
@@ -349,3 +350,15 @@ def unlock_directory(directory: str) -> None:
     if not held[1]:
         os.close(held[0])
         del _directory_locks[directory]
+
+
+def _write_refusal(directory: str | Path, exc: OSError) -> str:
+    """Why files cannot be made in an existing directory, in words: a missing-file error
+    there means the file system takes no new files (/proc, /sys), not that it is absent."""
+    if exc.errno == errno.ENOENT and os.path.isdir(directory):
+        return "the file system there takes no new files (is it /proc or /sys?)"
+    if exc.errno == errno.EROFS:
+        return "a read-only file system"
+    if exc.errno in (errno.EACCES, errno.EPERM):
+        return "permission denied"
+    return exc.strerror or str(exc)
