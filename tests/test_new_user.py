@@ -102,3 +102,20 @@ def test_verify_with_another_redaction_map_suggests_redactions(tmp_path: Path) -
 def test_a_usage_error_is_one_line_naming_the_command(args: tuple, command: str) -> None:
     done = run_cli(*args)
     _one_line_error(done, command or "", "(see: s8f-duck")
+
+
+@pytest.mark.parametrize("command, shown", [("freeze", "RAW"), ("run", "COMMAND..."), ("submit", "SUBMISSION")])
+def test_usage_lines_name_arguments_plainly(command: str, shown: str) -> None:
+    usage = run_cli(command, "-h").stdout.splitlines()[0]
+    assert usage.endswith(f" {shown}") and "{" not in usage, usage
+    assert "--compare RUN_A RUN_B" in run_cli("leaderboard", "-h").stdout
+
+
+@needs_s8f
+def test_q_and_v_may_come_before_the_command(tmp_path: Path) -> None:
+    baseline = tmp_path / "baseline.json"
+    assert run_cli("-q", "baseline", "--public", S8F_PUBLIC, "--output", baseline).returncode == 0
+    quiet = run_cli("-q", "grade", "--answers", S8F_ANSWERS, baseline)
+    assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
+    steps = run_cli("-v", "grade", "--answers", S8F_ANSWERS, baseline)
+    assert steps.returncode == 0 and "grade the submission" in steps.stderr

@@ -102,6 +102,7 @@ def test_the_baseline_through_submit_scores_680_of_680(tmp_path: Path, server: S
     sent = run_cli("submit", tmp_path / "submission.json", "--url", server.url, "--token-file", tmp_path / "token")
     assert sent.returncode == 0, sent.stderr
     answer = json.loads(sent.stdout)
+    assert sent.stdout.startswith('{\n  "')  # indented for people, still JSON
     assert (answer["status"], answer["split"], answer["score"], answer["improved"]) == ("graded", "test", 1.0, True)
     assert "grade" not in answer and "exact_records" not in sent.stdout
     corpus = server.client().get("/corpus")
@@ -110,6 +111,7 @@ def test_the_baseline_through_submit_scores_680_of_680(tmp_path: Path, server: S
     assert [(t["team"], t["score"]) for t in board["teams"]] == [("alpha", 1.0)]
     page = server.client().get("/leaderboard")
     assert page.status_code == 200 and "alpha" in page.text
+    assert re.search(r"<td>20\d\d-\d\d-\d\d \d\d:\d\d:\d\d UTC</td>", page.text), page.text  # no microseconds
     server.stop()
     (row,) = stored(server.db)
     grade = json.loads(row["grade_json"])

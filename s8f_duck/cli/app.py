@@ -13,6 +13,18 @@ from pathlib import Path
 from typing import Annotated, NoReturn, TypeVar
 
 import typer
+import typer.core
+
+
+def _plain_metavar(self: typer.core.TyperArgument, ctx: object, *, usage: bool = False) -> str:
+    """An argument's name in the usage line as the help writes it (RAW, COMMAND..., [PUBLIC]):
+    Typer puts a required one in braces ({RAW}), which reads as a set of choices."""
+    shown = _typer_metavar(self, ctx, usage=usage)  # type: ignore[arg-type]
+    return shown[1:-1] if usage and shown.startswith("{") and shown.endswith("}") else shown
+
+
+_typer_metavar = typer.core.TyperArgument.make_metavar
+typer.core.TyperArgument.make_metavar = _plain_metavar  # type: ignore[method-assign]
 
 app = typer.Typer(
     help=(

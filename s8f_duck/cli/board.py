@@ -25,7 +25,7 @@ def leaderboard(
     ] = None,
     compare: Annotated[
         tuple[str, str] | None,
-        typer.Option(help="RUN_A RUN_B (ids, or names of one run each): the paired bootstrap difference of F1 per "
+        typer.Option(metavar="RUN_A RUN_B", help="Two runs (ids, or names of one run each): the paired bootstrap difference of F1 per "
                           "slice and label; both must be graded on the same corpus and split."),
     ] = None,  # fmt: skip
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the graded records.")] = 2000,

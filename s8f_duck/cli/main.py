@@ -80,10 +80,26 @@ def _exit_now(code: object) -> NoReturn:
     os._exit(code or 0)
 
 
+COMMON_FLAGS = frozenset({"-q", "--quiet", "-v", "--verbose"})
+
+
+def _flags_after_command(args: list[str]) -> list[str]:
+    """-q and -v belong to every command: given before it (`s8f-duck -q grade ...`), they
+    are moved after its name (after a group's command: `adjudicate -q packet`)."""
+    leading = [a for a in args[: next((i for i, a in enumerate(args) if a not in COMMON_FLAGS), len(args))]]
+    rest = args[len(leading) :]
+    if not leading or not rest:
+        return args
+    names = 2 if rest[0] == "adjudicate" and len(rest) > 1 else 1
+    return [*rest[:names], *leading, *rest[names:]]
+
+
 def _run(args: list[str]) -> int:
     """Run the command line; a usage error (an unknown option, a missing argument) is one
     line on stderr, `s8f-duck COMMAND: error: ...`, and exit status 2, as every error is."""
     from typer._click import exceptions as click  # (Typer's own copy of Click raises these)
+
+    args = _flags_after_command(args)
 
     try:
         code = _app_for(args)(args=args, prog_name="s8f-duck", standalone_mode=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import datetime
 from pathlib import Path
@@ -148,7 +149,10 @@ def submit(
     from s8f_duck.service import client
 
     answer = guarded("submit", lambda: client.send(submission, url, token_file, split.value))
-    print(answer.text)
+    try:  # the service's JSON, indented for people (still JSON for scripts)
+        print(json.dumps(answer.json(), indent=2, ensure_ascii=False))
+    except ValueError:
+        print(answer.text)
     if answer.status_code != 201:
         retry = answer.headers.get("retry-after")
         print(f"s8f-duck submit: the service answered {answer.status_code}" + (f"; retry after {retry} s" if retry else ""),

@@ -358,6 +358,11 @@ def create_app(service: Service) -> Starlette:
     )
 
 
+def _when(moment: datetime | None) -> str | None:
+    """A time as people read it: to the second, in UTC."""
+    return None if moment is None else moment.astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float, semantic: bool = False) -> str:
     """The public leaderboard page: one self-contained HTML document, every value escaped."""
     what = ("the mean of the share of test records answered exactly and the share of their adjudicated fields "
@@ -367,7 +372,7 @@ def render_leaderboard(board: list[dict[str, Any]], corpus: str, step: float, se
 
     body = "".join(
         "<tr>" + cell(rank) + cell(row["team"]) + cell("" if row["score"] is None else f"{row['score']:.2f}")
-        + cell(row["test_submissions"]) + cell(row["submissions"]) + cell(row["improved_at"]) + "</tr>"
+        + cell(row["test_submissions"]) + cell(row["submissions"]) + cell(_when(row["improved_at"])) + "</tr>"
         for rank, row in enumerate(board, start=1)
     )  # fmt: skip
     return f"""<!doctype html>
