@@ -333,3 +333,28 @@ def test_the_readme_example_candidate_runs_and_is_graded(tmp_path: Path) -> None
     slices = {s["slice"]: s for s in runs_rows(tmp_path, "SELECT * FROM run_slices")}
     assert slices["state"]["precision"] == slices["state"]["recall"] == 1.0
     assert slices["duplicate_targets"]["true_positives"] == 0
+
+
+def test_a_failed_run_says_why_in_runs_with_its_last_stderr_line(tmp_path: Path) -> None:
+    """`runs` fits 100 columns and, under a run that was not graded, says why: the outcome's
+    reason and the candidate's last line on stderr, escaped and cut short."""
+    code = "import sys\nprint('loading', file=sys.stderr)\nprint('boom: \\x1b[31mno model\\x07' + 'x' * 400, file=sys.stderr)\nraise SystemExit(3)\n"
+    assert run_cli(*run_args(tmp_path, "breaks"), *python_candidate(tmp_path, code)).returncode == 1
+    (row,) = runs_rows(tmp_path)
+    assert row["message"].startswith("the candidate exited with status 3; its last line on stderr: boom: \\x1b[31m")
+    assert "\x1b" not in row["message"] and len(row["message"]) < 300
+    listed = run_cli("runs", "--runs", tmp_path / "runs.duckdb")
+    assert listed.returncode == 0 and max(len(line) for line in listed.stdout.splitlines()) <= 100, listed.stdout
+    assert "  why: the candidate exited with status 3; its last line on stderr: boom" in listed.stdout
+    full = json.loads(run_cli("runs", "--runs", tmp_path / "runs.duckdb", "--format", "json").stdout)
+    assert full[0]["message"] == row["message"]
+
+
+def test_while_the_first_run_goes_runs_and_leaderboard_say_so(tmp_path: Path) -> None:
+    (tmp_path / "runs-runs" / "0123").mkdir(parents=True)  # a run begun, its database not yet written
+    for command in ("runs", "leaderboard"):
+        done = run_cli(command, "--runs", tmp_path / "runs.duckdb")
+        assert done.returncode == 2 and "no run is recorded yet" in done.stderr and "a run has begun" in done.stderr
+    (tmp_path / "runs-runs" / "0123").rmdir()
+    done = run_cli("runs", "--runs", tmp_path / "runs.duckdb")
+    assert "no such runs database (s8f-duck run --runs" in done.stderr

@@ -17,7 +17,7 @@ import duckdb
 
 from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
-from s8f_duck.safety.paths import run_root
+from s8f_duck.safety.paths import no_runs_database, run_root
 
 SCHEMA = "s8f-duck-leaderboard/1"
 RUN_FILES = ("stdout.txt", "stderr.txt", "submission.json")
@@ -37,7 +37,7 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
     """Attach the runs database read-only, waiting a while for a runner that is writing it;
     whether it has the tables of semantic grades (a database written before them has not)."""
     if not runs_db.is_file():
-        raise UnusableInput(f"{runs_db}: no such runs database")
+        raise UnusableInput(no_runs_database(runs_db))
     refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
     if refused is not None:
         raise refused

@@ -44,7 +44,7 @@ from s8f_duck.runs import sandbox
 from s8f_duck.runs.limits import WRITABLE, Limits
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
-from s8f_duck.safety.paths import run_root
+from s8f_duck.safety.paths import no_runs_database, run_root
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.trees import file_sizes, remove_tree
 
@@ -315,6 +315,10 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
         remove_tree(scratch)  # whatever shape the candidate left it in
 
     outcome, message = _outcome(ending, submitted_bytes, most_bytes)
+    if outcome not in ("graded", "unusable_submission"):  # what the candidate last said, if anything
+        said = last_stderr_line(run_dir / "stderr.txt")
+        if said is not None:
+            message = f"{message}; its last line on stderr: {said}"
     progress.step("grade the submission")
     con = connect()
     report = None
@@ -492,7 +496,7 @@ def _record(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
 def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
     """The runs, newest first: the columns people compare."""
     if not runs_db.is_file():
-        raise UnusableInput(f"{runs_db}: no such runs database")
+        raise UnusableInput(no_runs_database(runs_db))
     try:
         con = connect(str(runs_db), read_only=True)
     except duckdb.Error as exc:
@@ -508,7 +512,7 @@ def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
             "round(wall_seconds, 2) AS wall_seconds, round(cpu_seconds, 2) AS cpu_seconds, "
             "round(peak_memory_bytes / 2^20, 1) AS peak_memory_mib, limit_hit, "
             "(SELECT count(*) FROM run_requests AS r WHERE r.run_id = runs.run_id) AS requests, "
-            "(SELECT sum(total_tokens) FROM run_requests AS r WHERE r.run_id = runs.run_id) AS tokens "
+            "(SELECT sum(total_tokens) FROM run_requests AS r WHERE r.run_id = runs.run_id) AS tokens, message "
             "FROM runs ORDER BY started_at DESC, run_id DESC"
         )
         names = [d[0] for d in cursor.description]
@@ -526,10 +530,64 @@ def summary(result: RunResult) -> str:
     return line
 
 
+WIDTH = 100  # the table `runs` prints fits a terminal this wide
+SHOWN_OUTCOME = {"unusable_submission": "unusable"}  # (the why line under it says more)
+
+
 def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str) -> str:
-    """The runs as JSON, CSV or an aligned table."""
+    """The runs as JSON, CSV (every column) or a table WIDTH columns wide: the columns people
+    compare (names cut to fit), and under a run that was not graded, why."""
     if fmt == "json":
         return json.dumps([dict(zip(names, row)) for row in data], default=str, indent=2)
     if fmt == "csv":
         return csv_text(names, data)
-    return aligned([list(names)] + [["" if v is None else str(v) for v in row] for row in data])
+    runs = [dict(zip(names, values)) for values in data]
+    tokens = any(run["tokens"] for run in runs)
+
+    def table(name_width: int) -> list[list[str]]:
+        rows = [["run", "name", "split", "outcome", "exact", "FP/FN/agg/cit", "wall s", *(["tokens"] * tokens)]]
+        for run in runs:
+            graded = run["graded_records"] is not None
+            errors = [run[k] for k in ("false_positive_facts", "false_negative_facts", "aggregate_errors",
+                                       "citation_errors")]  # fmt: skip
+            rows.append([
+                run["run_id"], _clip(run["name"], name_width), run["split"],
+                SHOWN_OUTCOME.get(run["outcome"], run["outcome"]),
+                f"{run['exact_records']}/{run['graded_records']}" if graded else "",
+                "/".join(map(str, errors)) if graded else "",
+                "" if run["wall_seconds"] is None else f"{run['wall_seconds']:.2f}",
+                *([f"{run['tokens'] or 0:,}"] * tokens),
+            ])  # fmt: skip
+        return rows
+
+    name_width = 24
+    lines = aligned(table(name_width)).splitlines()
+    while name_width > 6 and max(len(line.rstrip()) for line in lines) > WIDTH:
+        name_width -= 1
+        lines = aligned(table(name_width)).splitlines()
+    out = [lines[0].rstrip()]
+    for run, line in zip(runs, lines[1:]):
+        out.append(line.rstrip())
+        if run["message"] and run["graded_records"] is None:
+            out.append(_clip(f"  why: {run['message']}", WIDTH))
+    return "\n".join(out)
+
+
+def _clip(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def last_stderr_line(path: Path, most: int = 200) -> str | None:
+    """The candidate's last non-empty stderr line, at most `most` characters, every
+    character that is not printable escaped (its output is the candidate's: hostile)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(max(0, f.seek(0, os.SEEK_END) - 8192))
+            tail = f.read()
+    except OSError:
+        return None
+    lines = [line for line in tail.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    if not lines:
+        return None
+    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in lines[-1].strip())
+    return _clip(shown, most)

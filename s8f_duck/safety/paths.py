@@ -115,3 +115,17 @@ def _collision(first: str, first_path: Path, first_out: bool, second: str, secon
 def run_root(runs_db: Path) -> Path:
     """The directory of run directories beside a runs database."""
     return runs_db.with_name(runs_db.stem + "-runs")
+
+
+def no_runs_database(runs_db: Path) -> str:
+    """Why there is no runs database at runs_db, in words: none yet while the first run is
+    still going (its directory exists beside, the database is written when it ends)."""
+    runs = run_root(runs_db)
+    try:
+        under_way = runs.is_dir() and any(runs.iterdir())
+    except OSError:
+        under_way = False
+    if under_way:
+        return (f"{runs_db}: no run is recorded yet: the database is written when a run ends, and a run has "
+                f"begun ({runs}); ask again when it has ended")  # fmt: skip
+    return f"{runs_db}: no such runs database (s8f-duck run --runs {runs_db} writes it)"
