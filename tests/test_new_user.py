@@ -104,7 +104,7 @@ def test_a_usage_error_is_one_line_naming_the_command(args: tuple, command: str)
     _one_line_error(done, command or "", "(see: s8f-duck")
 
 
-@pytest.mark.parametrize("command, shown", [("freeze", "RAW"), ("run", "COMMAND..."), ("submit", "SUBMISSION")])
+@pytest.mark.parametrize("command, shown", [("freeze", "RAW"), ("run", "COMMAND..."), ("submit", "[SUBMISSION]")])
 def test_usage_lines_name_arguments_plainly(command: str, shown: str) -> None:
     usage = run_cli(command, "-h").stdout.splitlines()[0]
     assert usage.endswith(f" {shown}") and "{" not in usage, usage
@@ -119,3 +119,20 @@ def test_q_and_v_may_come_before_the_command(tmp_path: Path) -> None:
     assert quiet.returncode == 0 and quiet.stdout == "" and quiet.stderr == ""
     steps = run_cli("-v", "grade", "--answers", S8F_ANSWERS, baseline)
     assert steps.returncode == 0 and "grade the submission" in steps.stderr
+
+
+@needs_s8f
+def test_the_corpus_and_the_submission_take_both_forms(tmp_path: Path) -> None:
+    """baseline takes the corpus as explore does (argument or --public); submit the
+    submission as grade does (argument or --submission)."""
+    one, other = tmp_path / "one.json", tmp_path / "other.json"
+    assert run_cli("baseline", S8F_PUBLIC, "--output", one).returncode == 0
+    assert run_cli("baseline", "--public", S8F_PUBLIC, "--output", other).returncode == 0
+    assert one.read_bytes() == other.read_bytes()
+    _one_line_error(run_cli("baseline", "--output", tmp_path / "x.json"), "baseline", "public corpus is required")
+    token = tmp_path / "token"
+    token.write_text("t\n")
+    refused = run_cli("submit", "--url", "http://127.0.0.1:9", "--token-file", token, "--submission", one)
+    _one_line_error(refused, "submit", "cannot reach the service")  # (read, then sent: the form was taken)
+    _one_line_error(run_cli("submit", "--url", "http://127.0.0.1:9", "--token-file", token), "submit",
+                    "the submission is required")  # fmt: skip

@@ -192,18 +192,24 @@ def _semantic_problems(
 
 
 def baseline(
-    public: Annotated[Path, typer.Option(help="The public corpus: the only input the baseline receives.")],
     output: Annotated[
         Path,
         typer.Option(help="Where to write the submission (fak-microcontext-submission/1); - for standard output."),
     ],
+    public_argument: Annotated[
+        Path | None, typer.Argument(metavar="[PUBLIC]", help="The public corpus, as --public gives it.", hidden=True)
+    ] = None,
+    public: Annotated[
+        Path | None, typer.Option(help="The public corpus: the only input the baseline receives.")
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
     """Write the SQL baseline's submission.
 
     The exact SQL baseline candidate answers every question with freeze's own SQL over DuckDB and takes no answer bundle:
-    grade its output with `s8f-duck grade`.
+    grade its output with `s8f-duck grade`. (The public corpus may also be given without
+    --public, as the first argument, as `explore` takes it.)
 
     \b
     Exit status:
@@ -214,6 +220,7 @@ def baseline(
 
     from s8f_duck.corpus.baseline import baseline as run_baseline
 
+    public = _one_public(public_argument, public)
     progress = Progress.for_options("baseline", quiet=quiet, verbose=verbose)
 
     def go() -> int:
@@ -262,7 +269,7 @@ def explore(
 
 
 def _one_public(positional: Path | None, option: Path | None) -> Path:
-    """The public corpus of `explore`: --public, or the older positional spelling."""
+    """The public corpus of `explore` and `baseline`: --public, or as the first argument."""
     if positional is not None and option is not None and positional != option:
         raise typer.BadParameter("give the public corpus once: --public PATH", param_hint="--public")
     given = option or positional

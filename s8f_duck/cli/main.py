@@ -114,7 +114,7 @@ def _run(args: list[str]) -> int:
     except click.ClickException as exc:
         print(f"s8f-duck: error: {' '.join(exc.format_message().split())}", file=sys.stderr)
         return exc.exit_code
-    except click.Abort:
+    except typer.Abort:
         print("s8f-duck: stopped", file=sys.stderr)
         return 1
     return code if isinstance(code, int) else 0

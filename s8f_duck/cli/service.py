@@ -126,11 +126,12 @@ def team(
 
 
 def submit(
-    submission: Annotated[
-        Path, typer.Argument(metavar="SUBMISSION", help="The submission file (fak-microcontext-submission/1).")
-    ],
     url: Annotated[str, typer.Option(help="The grading service, e.g. http://127.0.0.1:8765.")],
     token_file: Annotated[Path, typer.Option(help="A file holding the team's bearer token.")],
+    submission_argument: Annotated[
+        Path | None, typer.Argument(metavar="SUBMISSION", help="The submission file (fak-microcontext-submission/1).")
+    ] = None,
+    submission: Annotated[Path | None, typer.Option(help="The submission file, as grade takes it.")] = None,
     split: Annotated[Split, typer.Option(help="test: the held-out score; tune / train: the full grade.")] = Split.test,
     quiet: Quiet = False,
     verbose: Verbose = False,
@@ -148,6 +149,12 @@ def submit(
     """
     from s8f_duck.service import client
 
+    if submission is None and submission_argument is None:
+        raise typer.BadParameter("the submission is required: SUBMISSION or --submission FILE", param_hint="SUBMISSION")
+    if submission is not None and submission_argument not in (None, submission):
+        raise typer.BadParameter("give the submission once: SUBMISSION or --submission FILE", param_hint="SUBMISSION")
+    submission = submission or submission_argument
+    assert submission is not None
     answer = guarded("submit", lambda: client.send(submission, url, token_file, split.value))
     try:  # the service's JSON, indented for people (still JSON for scripts)
         print(json.dumps(answer.json(), indent=2, ensure_ascii=False))
