@@ -44,15 +44,21 @@ FREEZE_OUT := --public $(OUT)/public.json --answers $(OUT)/answers.json --report
 
 install: $(VENV)/.installed browser sandbox
 
+# An editable install leaves the package uncompiled, and with PYTHONDONTWRITEBYTECODE set
+# every command compiled it again (0.02 s of a 0.3 s grade); pip compiles what it installs.
+# (pip's output kept in .venv/pip.log, shown if it fails: a line per step says what is under way.)
 $(VENV)/.installed: pyproject.toml
-	$(PYTHON) -c 'import sys; sys.exit("s8f-duck needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
-	# An editable install leaves the package uncompiled, and with PYTHONDONTWRITEBYTECODE set
-	# every command compiled it again (0.02 s of a 0.3 s grade); pip compiles what it installs.
-	$(BIN)/python -m compileall -q s8f_duck
-	touch $@
+	@$(PYTHON) -c 'import sys; sys.exit("s8f-duck needs Python 3.11 or newer" if sys.version_info < (3, 11) else 0)'
+	@echo "make: creating $(VENV) (Python $$($(PYTHON) -c 'import platform; print(platform.python_version())'))"
+	@$(PYTHON) -m venv $(VENV)
+	@echo "make: installing s8f-duck and its packages into $(VENV) (about a minute)"
+	@PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --disable-pip-version-check --upgrade pip > $(VENV)/pip.log 2>&1 \
+	  || { cat $(VENV)/pip.log >&2; echo "make: pip failed (its log above)" >&2; exit 1; }
+	@PYTHONWARNINGS=ignore $(BIN)/python -m pip install -q --disable-pip-version-check -e '.[test]' \
+	  > $(VENV)/pip.log 2>&1 || { cat $(VENV)/pip.log >&2; echo "make: pip failed (its log above)" >&2; exit 1; }
+	@$(BIN)/python -m compileall -q s8f_duck
+	@echo "make: installed; the command is $(BIN)/s8f-duck"
+	@touch $@
 
 # The leaderboard page's browser test drives Debian's Chromium through Playwright (never
 # Playwright's own browser download). Installed here when missing and run as root;
@@ -84,7 +90,8 @@ build: install
 	@if [ -n '$(RECORDED_RAW)' ] && [ '$(RECORDED_RAW)' != '$(abspath $(RAW))' ]; then \
 	  echo "make: $(OUT) holds the corpus frozen from $(RECORDED_RAW), not from $(RAW);" >&2; \
 	  echo "      give another OUT=..., or remove $(OUT) to freeze $(RAW) there" >&2; exit 2; fi
-	mkdir -p $(OUT)
+	@mkdir -p $(OUT)
+	@echo "make: freezing $(RAW) into $(OUT)"
 	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb --parquet $(OUT)/public.parquet $(FREEZE_OUT)
 	@printf '%s\n%s\n' '$(abspath $(RAW))' '$(SOURCE)' > $(MADE_FROM)
 
@@ -113,9 +120,13 @@ baseline: $(OUT)/public.json
 	  -- $(realpath $(BIN))/s8f-duck baseline --public /corpus/public.json --output /out/submission.json
 
 # Any other candidate: make run CANDIDATE='python3 main.py' CANDIDATE_DIR=my-candidate NAME=mine
+# A run that is recorded ends the target well, pass or not (s8f-duck run's exit status 1:
+# the verdict, said in a line); only a run that could not be made (status 2) fails it.
 run: $(OUT)/public.json
 	@test -n '$(CANDIDATE)' || { echo "usage: make run CANDIDATE='command args' [CANDIDATE_DIR=dir] [NAME=name] [RUN_ARGS='--time-limit 600 ...']"; exit 2; }
-	$(RUN) --name '$(NAME)' $(if $(CANDIDATE_DIR),--candidate-dir $(CANDIDATE_DIR)) $(RUN_ARGS) -- $(CANDIDATE)
+	@$(RUN) --name '$(NAME)' $(if $(CANDIDATE_DIR),--candidate-dir $(CANDIDATE_DIR)) $(RUN_ARGS) -- $(CANDIDATE); \
+	  status=$$?; if [ $$status = 1 ]; then echo "make run: recorded in $(RUNS); it did not pass (see above)"; \
+	  elif [ $$status != 0 ]; then exit $$status; fi
 
 runs: install
 	$(BIN)/s8f-duck runs --runs $(RUNS)

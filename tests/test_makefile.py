@@ -128,3 +128,27 @@ def test_make_s8f_checks_the_digests_without_an_error_line(tmp_path: Path) -> No
 def test_outputs_of_the_readme_examples_are_ignored_by_git(value: str) -> None:
     result = subprocess.run(["git", "check-ignore", "-q", "--no-index", value], cwd=REPO, check=False)
     assert result.returncode == 0, f"{value} is not ignored by git"
+
+
+def test_make_run_of_a_run_that_does_not_pass_reports_it_without_a_make_error(tmp_path: Path) -> None:
+    """A run recorded but not passing ends `make run` well, with a plain line; make prints no
+    `*** Error`. A run that cannot be made still fails the target."""
+    checkout = scratch_checkout(tmp_path)
+    sandbox_or_skip()
+    result = make(checkout, "run", "CANDIDATE=/bin/true", "NAME=writes-nothing")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "it did not pass" in result.stdout and "***" not in result.stdout + result.stderr
+    broken = make(checkout, "run", "CANDIDATE=/bin/true", "RUN_ARGS=--time-limit nonsense")
+    assert broken.returncode != 0 and "time-limit" in broken.stderr
+
+
+def test_make_install_says_what_it_does_and_hides_pip(tmp_path: Path) -> None:
+    """Each step of the install is a `make: ...` line, no Makefile comment is echoed, and
+    pip's own output (its banners) goes to .venv/pip.log (the recipe is read, not run:
+    installing takes a minute)."""
+    dry = subprocess.run(["make", "-n", "-B", ".venv/.installed"], cwd=REPO, capture_output=True, text=True,
+                         check=False)  # fmt: skip
+    commands = dry.stdout.replace("\\\n", " ").splitlines()
+    assert not any(line.lstrip().startswith("#") for line in commands), commands
+    assert sum(line.startswith("echo \"make: ") for line in commands) >= 3
+    assert all("pip.log" in line for line in commands if "pip install" in line)
