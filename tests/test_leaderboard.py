@@ -149,7 +149,8 @@ def test_a_record_level_rate_gets_the_interval_a_binomial_predicts(board: dict[s
 def test_the_timed_out_run_is_listed_without_a_grade(board: dict[str, Any]) -> None:
     run = by_name(board)[HOSTILE_NAME]
     assert run["outcome"] == "timeout" and run["graded_records"] is None and run["all_f1"] is None
-    assert run["rank"] == len(board["runs"]) and not scores_of(board, HOSTILE_NAME)
+    same = [r for r in board["runs"] if r["group_id"] == run["group_id"]]  # ranked within its corpus and split
+    assert run["rank"] == len(same) and not scores_of(board, HOSTILE_NAME)
     assert run["files"]["submission"] is None and Path(run["files"]["stdout"]).is_file()
 
 
@@ -240,8 +241,10 @@ def test_table_and_csv_carry_the_same_numbers(leaderboard_runs: dict[str, Any], 
     assert float(recall["value"]) == labels["recall"] and float(recall["low"]) == labels["recall_low"]
     assert {r["name"] for r in table} == set(leaderboard_runs["names"])
     text = run_cli("leaderboard", "--runs", leaderboard_runs["db"]).stdout
-    assert f"{labels['recall']:.3f} [{labels['recall_low']:.3f}, {labels['recall_high']:.3f}]" in text
-    assert all(name in text for name in leaderboard_runs["names"]) and "Labels with at least 5 gold records" in text
+    assert f"{labels['f1']:.3f} [{labels['f1_low']:.3f}, {labels['f1_high']:.3f}]" in text
+    assert f"{labels['recall']:.3f}" in text  # (recall's interval: in csv and json, so the table fits 100 columns)
+    assert all(name[:12] in text for name in leaderboard_runs["names"])  # (cut to fit 100 columns where long)
+    assert "Labels with at least 5 gold records" in text
 
 
 def test_min_label_facts_picks_the_labels(leaderboard_runs: dict[str, Any]) -> None:
@@ -297,3 +300,17 @@ def test_each_leaderboard_step_reads_only_the_runs_database_and_earlier_steps() 
             elif isinstance(table.this, exp.Identifier) and table.name not in ctes:
                 assert table.name in made, (step, table.name)
         made.add(Path(step).name)
+
+
+def test_runs_are_ranked_within_their_corpus_and_split_in_a_table_of_100_columns(
+    leaderboard_runs: dict[str, Any], board: dict[str, Any]
+) -> None:
+    """The tune run is not ranked among the test runs: each corpus and split is a section of
+    its own, headed by its digest and split, ranks from 1 in each; every line fits 100."""
+    text = run_cli("leaderboard", "--runs", leaderboard_runs["db"]).stdout
+    assert max(len(line) for line in text.splitlines()) <= 100
+    tune = by_name(board)["sql-baseline-tune"]
+    assert tune["rank"] == 1 and by_name(board)["sql-baseline"]["rank"] == 1
+    corpus = board["groups"][0]["public_sha256"][:12]
+    test_at, tune_at = text.index(f"Corpus {corpus}…, test split"), text.index(f"Corpus {corpus}…, tune split")
+    assert test_at < text.index("sql-baseline ") < tune_at < text.index("sql-baseline-tune")

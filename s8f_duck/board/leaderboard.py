@@ -139,7 +139,7 @@ def _document(
         "message, limit_hit, exit_status, quality_pass, graded_records, exact_records, false_positive_facts, "
         "false_negative_facts, aggregate_errors, citation_errors, aggregates_graded, wall_seconds, cpu_seconds, "
         "peak_memory_bytes, requests, prompt_tokens, completion_tokens, total_tokens, all_precision, all_recall, "
-        "all_f1, all_f1_low, all_f1_high FROM leaderboard ORDER BY rank",
+        "all_f1, all_f1_low, all_f1_high FROM leaderboard ORDER BY position",
     )
     for run in runs:  # what `s8f-duck run` kept of it, where it still is
         files = {name.split(".")[0]: root / run["run_id"] / name for name in RUN_FILES}
@@ -157,23 +157,23 @@ def _document(
         con,
         "SELECT run_id, scope, key, gold_facts, submitted_facts, true_positives, false_positives, false_negatives, "
         '"precision", precision_low, precision_high, recall, recall_low, recall_high, f1, f1_low, f1_high, '
-        "resamples FROM score_intervals JOIN leaderboard USING (run_id) ORDER BY rank, score",
+        "resamples FROM score_intervals JOIN leaderboard USING (run_id) ORDER BY position, score",
     )
     aggregates = rows(
         con,
         "SELECT a.run_id, a.aggregate, a.exact, a.differences FROM runs.run_aggregates AS a "
-        "JOIN leaderboard USING (run_id) ORDER BY rank, CASE a.aggregate WHEN 'state_counts' THEN 1 "
+        "JOIN leaderboard USING (run_id) ORDER BY position, CASE a.aggregate WHEN 'state_counts' THEN 1 "
         "WHEN 'label_counts' THEN 2 WHEN 'newest_issue_ids' THEN 3 ELSE 4 END",
     )
     semantic_scores = rows(
         con, "SELECT s.* EXCLUDE (run_index, group_id) FROM semantic_scores AS s JOIN leaderboard USING (run_id) "
-             "ORDER BY rank, field_index") if semantic else []  # fmt: skip
+             "ORDER BY position, field_index") if semantic else []  # fmt: skip
     semantic_labels = rows(
         con, "SELECT s.* EXCLUDE (run_index) FROM semantic_label_scores AS s JOIN leaderboard USING (run_id) "
-             "ORDER BY rank, field, gold DESC, label") if semantic else []  # fmt: skip
+             "ORDER BY position, field, gold DESC, label") if semantic else []  # fmt: skip
     semantic_overall = rows(
         con, "SELECT s.* EXCLUDE (run_index) FROM semantic_overall AS s JOIN leaderboard USING (run_id) "
-             "ORDER BY rank") if semantic else []  # fmt: skip
+             "ORDER BY position") if semantic else []  # fmt: skip
     comparison = None
     if pair:
         comparison = {

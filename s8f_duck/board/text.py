@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 
@@ -110,20 +111,58 @@ def verdict(difference: dict[str, Any]) -> str:
     return "A better" if difference["difference"] > 0 else "B better"
 
 
+WIDTH = 100  # the table fits a terminal this wide (every number is in --format json or csv)
+SHOWN_OUTCOME = {"unusable_submission": "unusable"}
+
+
+def group_title(group: dict[str, Any], runs: int) -> str:
+    """A corpus and split's heading: runs are ranked only against the runs of the same."""
+    graded = f", {group['records']} records graded" if group.get("records") else ""
+    return f"Corpus {group['public_sha256'][:12]}…, {group['split']} split ({runs} run{'s' * (runs != 1)}{graded})"
+
+
 def _runs_section(board: dict[str, Any]) -> str:
-    header = ["rank", "name", "started", "split", "outcome", "pass", "exact", "FP", "FN", "agg err", "cit err",
-              "F1 all facts", "wall s", "CPU s", "peak MiB", "requests", "tokens"]  # fmt: skip
-    body = [
-        [r["rank"], r["name"], r["started_at"], r["split"], r["outcome"],
-         {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
-         "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
-         r["false_positive_facts"], r["false_negative_facts"], r["aggregate_errors"], r["citation_errors"],
-         _score(r["all_f1"], r["all_f1_low"], r["all_f1_high"]), f"{r['wall_seconds']:.2f}", f"{r['cpu_seconds']:.2f}",
-         "" if r["peak_memory_bytes"] is None else f"{r['peak_memory_bytes'] / 2**20:.0f}", r["requests"],
-         r["total_tokens"]]
-        for r in board["runs"]
-    ]  # fmt: skip
-    return _grid(header, body, [i == 0 or 6 <= i <= 10 or i >= 12 for i in range(len(header))])
+    """A table per corpus and split (ranks count within each), WIDTH columns wide: names
+    cut to fit; the start, CPU, memory and requests are in --format json or csv."""
+    tokens = any(r["total_tokens"] for r in board["runs"])
+    header = ["rank", "name", "outcome", "pass", "exact", "FP", "FN", "agg/cit", "F1 all facts [95%]", "wall s",
+              *(["tokens"] * tokens)]  # fmt: skip
+
+    def body(members: list[dict[str, Any]], width: int) -> list[list[Any]]:
+        return [
+            [r["rank"], _clip(r["name"], width), SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
+             {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
+             "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
+             r["false_positive_facts"], r["false_negative_facts"],
+             "" if r["aggregate_errors"] is None else f"{r['aggregate_errors']}/{r['citation_errors']}",
+             _score(r["all_f1"], r["all_f1_low"], r["all_f1_high"]), f"{r['wall_seconds']:.2f}",
+             *([r["total_tokens"]] * tokens)]
+            for r in members
+        ]  # fmt: skip
+
+    right = [i == 0 or 4 <= i <= 7 or i >= 9 for i in range(len(header))]
+    sections = []
+    for group in board["groups"]:
+        members = [r for r in board["runs"] if r["group_id"] == group["group_id"]]
+        if not members:
+            continue
+        width = 24
+        grid = _grid(header, body(members, width), right)
+        while width > 6 and max(map(len, grid.splitlines())) > WIDTH:
+            width -= 1
+            grid = _grid(header, body(members, width), right)
+        sections.append(group_title(group, len(members)) + "\n" + grid)
+    return "\n\n".join(_wrapped_title(section) for section in sections)
+
+
+def _wrapped_title(section: str) -> str:
+    """A section with its first line (its title) wrapped to WIDTH."""
+    title, _, rest = section.partition("\n")
+    return textwrap.fill(title, WIDTH) + ("\n" + rest if rest else "")
+
+
+def _clip(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _slices_section(board: dict[str, Any]) -> str:
@@ -132,12 +171,13 @@ def _slices_section(board: dict[str, Any]) -> str:
     picked = sorted((s for s in board["scores"] if s["scope"] == "slice"), key=lambda s: SLICES.index(s["key"]))
     body = [
         [s["key"], runs[s["run_id"]]["name"] + (f" ({runs[s['run_id']]['split']})" if several else ""),
-         s["gold_facts"], s["submitted_facts"], _score(s["precision"], s["precision_low"], s["precision_high"]),
-         _score(s["recall"], s["recall_low"], s["recall_high"]), _score(s["f1"], s["f1_low"], s["f1_high"])]
+         s["gold_facts"], s["submitted_facts"], _score(s["precision"]), _score(s["recall"]),
+         _score(s["f1"], s["f1_low"], s["f1_high"])]
         for s in picked  # the runs of each slice in rank order: the sort is stable
     ]  # fmt: skip
-    header = ["slice", "run", "gold", "submitted", "precision", "recall", "F1"]
-    return "Slices: precision, recall and F1 [95% interval]\n" + _grid(header, body, [False, False, True, True])
+    header = ["slice", "run", "gold", "sent", "prec.", "recall", "F1 [95%]"]
+    return ("Slices: precision, recall and F1 with its 95% interval (every interval: --format json or csv)\n"
+            + _grid(header, body, [False, False, True, True]))  # fmt: skip
 
 
 def _label_sections(board: dict[str, Any]) -> list[str]:
@@ -150,13 +190,12 @@ def _label_sections(board: dict[str, Any]) -> list[str]:
         where = f" ({group['split']} split of corpus {group['public_sha256'][:12]})" if len(board["groups"]) > 1 else ""
         body = [
             [label["label"], label["gold_records"],
-             *(_score(c["f1"], c["f1_low"], c["f1_high"]) if (c := cells.get((r["run_id"], label["label"]))) else "-"
-               for r in members)]
+             *(_score(c["f1"]) if (c := cells.get((r["run_id"], label["label"]))) else "-" for r in members)]
             for label in group["labels"]
         ]  # fmt: skip
         sections.append(
-            f"Labels with at least {board['min_label_facts']} gold records{where}: F1 [95% interval] of each run "
-            "by rank (precision and recall per label: --format json or csv)\n"
+            f"Labels with at least {board['min_label_facts']} gold records{where}: F1 of each run by rank "
+            "(intervals, precision and recall per label: --format json or csv)\n"
             + _grid(["label", "gold", *(f"#{r['rank']}" for r in members)], body, [False, True])
         )
     return sections
@@ -165,11 +204,14 @@ def _label_sections(board: dict[str, Any]) -> list[str]:
 def _aggregates_section(board: dict[str, Any]) -> str:
     names = {r["run_id"]: r["name"] for r in board["runs"]}
     order = list(dict.fromkeys(a["aggregate"] for a in board["aggregates"]))
+    short = {"state_counts": "states", "label_counts": "labels", "newest_issue_ids": "newest ids",
+             "most_recently_updated_issue_ids": "recently updated ids"}  # fmt: skip
     by_run: dict[str, dict[str, str]] = {}
     for a in board["aggregates"]:
         by_run.setdefault(a["run_id"], {})[a["aggregate"]] = "exact" if a["exact"] else f"{a['differences']} differ"
     body = [[names[run_id], *(cells.get(k, "-") for k in order)] for run_id, cells in by_run.items()]
-    return "Aggregates (corpus-wide, graded on the test split)\n" + _grid(["run", *order], body, [])
+    return "Aggregates (corpus-wide, graded on the test split)\n" + _grid(["run", *(short.get(k, k) for k in order)],
+                                                                         body, [])
 
 
 def _comparison_section(c: dict[str, Any]) -> str:
@@ -190,12 +232,12 @@ def _semantic_section(board: dict[str, Any]) -> str:
     body = [
         [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["coverage"]),
          _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
-         _score(s["macro_f1"], s["macro_f1_low"], s["macro_f1_high"]), _score(s["ceiling_raw_agreement"])]
+         _score(s["macro_f1"]), _score(s["ceiling_raw_agreement"])]
         for s in sorted(board["semantic"]["scores"], key=lambda s: s["field_index"])  # runs in rank order: stable
     ]  # fmt: skip
-    header = ["field", "run", "records", "coverage", "accuracy", "macro-F1", "ceiling"]
-    return ("Adjudicated fields: accuracy and macro-F1 [95% interval]; the ceiling is the adjudicators' own "
-            "agreement\n" + _grid(header, body, [False, False, True, True]))  # fmt: skip
+    header = ["field", "run", "records", "coverage", "accuracy [95%]", "macro-F1", "ceiling"]
+    return ("Adjudicated fields: accuracy with its 95% interval and macro-F1 (its interval: --format json or\n"
+            "csv); the ceiling is the adjudicators' own agreement\n" + _grid(header, body, [False, False, True, True]))  # fmt: skip
 
 
 def _semantic_comparison_section(c: dict[str, Any]) -> str:
@@ -208,9 +250,11 @@ def _semantic_comparison_section(c: dict[str, Any]) -> str:
 
 def to_table(board: dict[str, Any]) -> str:
     """The runs, then each slice, the frequent labels, the aggregates and the comparison."""
-    title = (
+    title = textwrap.fill(
         f"Leaderboard of {len(board['runs'])} runs in {board['runs_database']}: precision, recall and F1 with 95% "
-        f"bootstrap intervals over the graded records ({board['resamples']} resamples, seed {board['seed']})"
+        f"bootstrap intervals over the graded records ({board['resamples']} resamples, seed {board['seed']}); "
+        "runs are ranked within their corpus and split",
+        WIDTH,
     )
     sections = [title, _runs_section(board)]
     if board["scores"]:
@@ -224,4 +268,10 @@ def to_table(board: dict[str, Any]) -> str:
         sections.append(_comparison_section(board["comparison"]))
         if board["comparison"]["semantic_differences"]:
             sections.append(_semantic_comparison_section(board["comparison"]))
-    return "\n\n".join(sections)
+    return "\n\n".join(_wrapped_title(section) for section in sections)
+
+
+def _wrapped_title(section: str) -> str:
+    """A section with its first line (its title) wrapped to WIDTH."""
+    title, _, rest = section.partition("\n")
+    return textwrap.fill(title, WIDTH) + ("\n" + rest if rest else "")
