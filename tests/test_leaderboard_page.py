@@ -41,12 +41,14 @@ def test_the_page_loads_offline_with_a_row_and_a_mark_per_run(
     assert seen["errors"] == [] and seen["dialogs"] == []
     assert set(seen["requests"]) == {page.as_uri()}
     run_ids = [run["run_id"] for run in board["runs"]]
-    assert tab.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.runId)") == run_ids
+    assert tab.eval_on_selector_all("#runs tbody tr[data-run-id]", "rows => rows.map(r => r.dataset.runId)") == run_ids
     charts = tab.locator("#slice-charts .chart")
     assert charts.count() == 6
     for i in range(6):
         assert charts.nth(i).locator(".mark").count() == len(run_ids)
-    graded = [run for run in board["runs"] if run["all_f1"] is not None]
+    first = next(g for g in board["groups"] if any(r["group_id"] == g["group_id"] and r["all_f1"] is not None
+                                                   for r in board["runs"]))  # the cost chart's first corpus and split
+    graded = [run for run in board["runs"] if run["all_f1"] is not None and run["group_id"] == first["group_id"]]
     assert tab.locator("#cost-chart .mark").count() == len(graded)
     assert tab.locator("#compare-section").is_visible() and tab.locator("#compare tbody tr").count() == 6
     # the tables scroll inside their boxes; the page itself is no wider than the window
@@ -81,14 +83,59 @@ def test_the_table_sorts_and_the_charts_follow(browser: Any, page_file: tuple[Pa
     page, board = page_file
     tab, _ = open_page(browser, page, 1366)
     tab.locator("#runs thead button", has_text="name").click()
-    names = sorted(run["name"] for run in board["runs"])
+    groups = [sorted(r["name"] for r in board["runs"] if r["group_id"] == g["group_id"]) for g in board["groups"]]
+    names = [name for group in groups for name in group]  # sorted within each corpus and split
     by_id = {run["run_id"]: run["name"] for run in board["runs"]}
-    order = tab.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.runId)")
+    order = tab.eval_on_selector_all("#runs tbody tr[data-run-id]", "rows => rows.map(r => r.dataset.runId)")
     assert [by_id[run_id] for run_id in order] == names
     assert tab.locator("#runs thead th[aria-sort=ascending]").inner_text().startswith("name")
     first_label = tab.locator("#slice-charts .chart").first.locator("svg > text").first.text_content()
     assert names[0].startswith(first_label.rstrip("…").split(" (")[0])
     tab.locator("#runs thead button", has_text="name").click()
-    order = tab.eval_on_selector_all("#runs tbody tr", "rows => rows.map(r => r.dataset.runId)")
-    assert [by_id[run_id] for run_id in order] == names[::-1]
+    order = tab.eval_on_selector_all("#runs tbody tr[data-run-id]", "rows => rows.map(r => r.dataset.runId)")
+    assert [by_id[run_id] for run_id in order] == [name for group in groups for name in group[::-1]]
+    tab.context.close()
+
+
+def _dominated(run: dict[str, Any], others: list[dict[str, Any]], cost: str) -> bool:
+    return any(o is not run and o["all_f1"] >= run["all_f1"] and o[cost] <= run[cost]
+               and (o["all_f1"] > run["all_f1"] or o[cost] < run[cost]) for o in others)  # fmt: skip
+
+
+@pytest.mark.parametrize("width", [1366, 400])
+def test_the_cost_chart_labels_never_overlap_and_the_frontier_is_exact(
+    browser: Any, page_file: tuple[Path, dict[str, Any]], width: int
+) -> None:
+    """Runs of close costs: no two name labels' boxes overlap; the frontier listed is exactly
+    the runs no other run (of the same corpus and split) beats on both quality and cost; a
+    cost no run has is not offered; the cost axis starts at zero; one section per corpus and
+    split in the runs table; every slice chart spans 0 to 1."""
+    page, board = page_file
+    tab, seen = open_page(browser, page, width)
+    for cost in ("wall_seconds", "cpu_seconds"):
+        tab.select_option("#cost", cost)
+        boxes = tab.eval_on_selector_all(
+            "#cost-chart .point-labels text", "ts => ts.map(t => { const b = t.getBBox(); return [b.x, b.y, b.width, b.height]; })"
+        )
+        assert len(boxes) >= 4
+        for i, (x, y, w, h) in enumerate(boxes):
+            for x2, y2, w2, h2 in boxes[i + 1 :]:
+                assert not (x < x2 + w2 and x2 < x + w and y < y2 + h2 and y2 < y + h), (cost, width, boxes)
+        first = next(g for g in board["groups"] if any(r["group_id"] == g["group_id"] and r["all_f1"] is not None
+                                                       for r in board["runs"]))  # fmt: skip
+        points = [r for r in board["runs"] if r["group_id"] == first["group_id"] and r["all_f1"] is not None]
+        wanted = {r["run_id"] for r in points if not _dominated(r, points, cost)}
+        listed = tab.get_attribute("#frontier", "data-run-ids").split()
+        assert set(listed) == wanted and wanted, (cost, listed)
+        lowest = tab.eval_on_selector_all("#cost-chart .axis text", "ts => ts.map(t => t.textContent)")
+        assert any(t.replace(".", "").strip("0") == "" for t in lowest), lowest  # a tick at 0
+    offered = tab.eval_on_selector_all("#cost option", "os => os.filter(o => !o.disabled).map(o => o.value)")
+    assert "total_tokens" not in offered and "requests" not in offered  # no run used an endpoint
+    headings = tab.eval_on_selector_all("#runs tr.group th", "ths => ths.map(t => t.textContent)")
+    assert len(headings) == len(board["groups"]) == 2
+    assert all(f"{g['public_sha256'][:12]}…, {g['split']} split" in h for g, h in zip(board["groups"], headings))
+    ends = tab.eval_on_selector_all("#slice-charts .chart", """cs => cs.map(c => {
+        const ts = [...c.querySelectorAll('.axis text')].map(t => t.textContent); return [ts[0], ts[ts.length - 1]]; })""")
+    assert len({tuple(e) for e in ends}) == 1 and float(ends[0][0]) == 0 and float(ends[0][1]) == 1, ends
+    assert seen["errors"] == []
     tab.context.close()
