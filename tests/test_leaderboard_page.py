@@ -139,3 +139,22 @@ def test_the_cost_chart_labels_never_overlap_and_the_frontier_is_exact(
     assert len({tuple(e) for e in ends}) == 1 and float(ends[0][0]) == 0 and float(ends[0][1]) == 1, ends
     assert seen["errors"] == []
     tab.context.close()
+
+
+def test_a_runs_database_copied_alone_shows_its_grades(
+    browser: Any, leaderboard_runs: dict[str, Any], tmp_path: Path
+) -> None:
+    """Without its run directory, a graded run still shows its grade, and the files cell
+    says the directory is not here (not "no submission")."""
+    import shutil
+
+    alone = tmp_path / "copied" / "runs.duckdb"
+    alone.parent.mkdir()
+    shutil.copy(leaderboard_runs["db"], alone)
+    page = tmp_path / "copied" / "leaderboard.html"
+    assert run_cli("leaderboard", "--runs", alone, "--html", page, "--resamples", "50").returncode == 0
+    tab, seen = open_page(browser, page, 1366)
+    row = tab.locator("#runs tbody tr[data-run-id]").first
+    assert "680 / 680" in row.inner_text() and "run directory not here" in row.inner_text()
+    assert "no submission" not in row.inner_text() and seen["errors"] == []
+    tab.context.close()

@@ -94,14 +94,21 @@ def run_sql(con: duckdb.DuckDBPyConnection, text: str, fmt: Format, out: TextIO 
     try:
         statements = con.extract_statements(text)
     except duckdb.Error as exc:
-        raise UnusableInput(f"query failed: {exc}") from None
+        raise UnusableInput(f"query failed: {_one_line(exc)}") from None
     for statement in statements:
         try:
             result = con.sql(statement.query)
             if result is not None:
                 write_result(con, result, fmt, out or sys.stdout)
         except duckdb.Error as exc:
-            raise UnusableInput(f"query failed: {exc}") from None
+            raise UnusableInput(f"query failed: {_one_line(exc)}") from None
+
+
+def _one_line(exc: Exception) -> str:
+    """DuckDB's message on one line, as every error is: its lines joined, the line of carets
+    under the query (which points at nothing once joined) left out."""
+    lines = [line.strip() for line in str(exc).splitlines()]
+    return " ".join(line for line in lines if line and set(line) != {"^"})
 
 
 def write_result(con: duckdb.DuckDBPyConnection, result: duckdb.DuckDBPyRelation, fmt: Format, out: TextIO) -> None:
