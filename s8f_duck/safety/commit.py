@@ -357,8 +357,4 @@ def _write_refusal(directory: str | Path, exc: OSError) -> str:
     there means the file system takes no new files (/proc, /sys), not that it is absent."""
     if exc.errno == errno.ENOENT and os.path.isdir(directory):
         return "the file system there takes no new files (is it /proc or /sys?)"
-    if exc.errno == errno.EROFS:
-        return "a read-only file system"
-    if exc.errno in (errno.EACCES, errno.EPERM):
-        return "permission denied"
     return exc.strerror or str(exc)
