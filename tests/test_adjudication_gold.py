@@ -19,7 +19,8 @@ from conftest import S8F_ANSWERS, S8F_ANSWERS_SHA256, S8F_PUBLIC, S8F_PUBLIC_SHA
 def gold(packet: Path, labels: list[Path], folder: Path, *extra: str | Path, policy: str = "majority") -> Any:
     return run_cli("adjudicate", "gold", packet, *labels, "--policy", policy, "--public", S8F_PUBLIC,
                    "--answers", S8F_ANSWERS, "--output", folder / "semantic.json",
-                   "--report", folder / "semantic-report.json", "--resamples", "50", *extra)  # fmt: skip
+                   "--report", folder / "semantic-report.json", "--resamples", "50", "--allow-weak",
+                   *extra)  # fmt: skip  # CHOICES' alpha is below the gates
 
 
 def expected_gold(packet: Path, policy: str) -> dict[tuple[str, str], str | None]:
@@ -60,11 +61,7 @@ def test_gold_is_the_policys_label_bound_private_and_verified(packet: Path, tmp_
     assert sum(c["gold"] for c in report["counts"]) == len(got)
     assert {f["statistic"] for f in report["agreement"]["figures"]} == {"alpha", "kappa", "raw agreement"}
     assert '"issue-' not in report_path.read_text(encoding="utf-8")  # figures and counts: no record named
-    for ceiling in bundle["ceilings"]:  # each field's ceiling: the pairs' raw agreement, weighted; alpha
-        pairs = [f for f in report["agreement"]["figures"]
-                 if f["field"] == ceiling["field"] and f["statistic"] == "raw agreement"]  # fmt: skip
-        mean = sum(f["value"] * f["records"] for f in pairs) / sum(f["records"] for f in pairs)
-        assert ceiling["raw_agreement"] == pytest.approx(mean, abs=1e-6)
+    for ceiling in bundle["ceilings"]:  # each field's alpha beside its ceiling (test_adjudication_ceilings.py)
         assert ceiling["alpha"] == next(f["value"] for f in report["agreement"]["figures"]
                                         if f["field"] == ceiling["field"] and f["statistic"] == "alpha")  # fmt: skip
 

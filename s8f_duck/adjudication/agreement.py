@@ -71,6 +71,9 @@ def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Seque
     create_table(con, "packet_units", {"record_index": "INTEGER", "id": "VARCHAR", "split": "VARCHAR"}, units)
     fields = [(k, field.name, field.multi) for k, field in enumerate(packet.rubric.fields)]
     create_table(con, "rubric_fields", {"field_index": "INTEGER", "field": "VARCHAR", "multi": "BOOLEAN"}, fields)
+    if table == "adjudicated_labels":  # who they are: kinds for the ceilings and the judges' check
+        create_table(con, "adjudicators", {"adjudicator": "VARCHAR", "kind": "VARCHAR"},
+                     [(labels.adjudicator, labels.kind) for labels in everyone])  # fmt: skip
     labelled = [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
                 for labels in everyone for (record_id, field), values in labels.labels.items()]  # fmt: skip
     con.register("_labels", _arrow(labelled))

@@ -34,6 +34,30 @@ PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", 
 RECORD_KEYS = {"id", "split", "number", "title", "body"}
 
 
+MIN_ALPHA = 0.667  # Krippendorff's floor for tentative conclusions
+MIN_RECORDS = 30
+
+
+class WeakGold(Verdict):
+    def __init__(self, weaknesses: list[dict[str, Any]]) -> None:
+        super().__init__(f"weak gold: {describe_weaknesses(weaknesses)}; nothing written "
+                         "(--allow-weak writes it with the weakness recorded)")  # fmt: skip
+        self.weaknesses = weaknesses
+
+
+def describe_weaknesses(weaknesses: list[dict[str, Any]]) -> str:
+    """The gates' rows in words: `field 'kind': alpha 0.090 < 0.667`."""
+    said = []
+    for w in weaknesses:
+        where = f"field {w['field']!r}" + (f" on {w['split']}" if w["split"] else "")
+        if w["figure"] == "alpha":
+            value = "undefined" if w["value"] is None else f"{w['value']:.3f}"
+            said.append(f"{where}: alpha {value} < {w['minimum']:.3f}")
+        else:
+            said.append(f"{where}: {int(w['value'])} gold records < {int(w['minimum'])}")
+    return "; ".join(said)
+
+
 class SemanticLeakCheckFailed(Verdict):
     def __init__(self, failed: list[str]) -> None:
         super().__init__(f"semantic leak checks failed: {', '.join(failed)}; nothing written")
@@ -52,11 +76,14 @@ class GoldInputs:
     policy: str
     resamples: int
     seed: int
+    min_alpha: float = MIN_ALPHA
+    min_records: int = MIN_RECORDS
 
 
 def read_inputs(
     public: Path, packet_path: Path, labels_paths: Sequence[Path], policy: str, resolver_path: Path | None,
-    resolver_packet_path: Path | None, answers: Path, resamples: int, seed: int,
+    resolver_packet_path: Path | None, answers: Path, resamples: int, seed: int, min_alpha: float = MIN_ALPHA,
+    min_records: int = MIN_RECORDS,
 ) -> GoldInputs:  # fmt: skip
     """The inputs, checked to belong together; UnusableInput names what does not."""
     if policy not in POLICIES:
@@ -82,7 +109,10 @@ def read_inputs(
             raise UnusableInput(f"{resolver_path}: the resolver {resolver.adjudicator!r} is one of the adjudicators")
     elif resolver_packet_path is not None:
         raise UnusableInput("--resolver-packet is the packet of --resolver's labels: give --resolver too")
-    return GoldInputs(public, packet, everyone, resolver, file_sha256(answers), policy, resamples, seed)
+    if not 0 <= min_records < 2**31 or min_alpha != min_alpha:
+        raise UnusableInput(f"--min-records {min_records} / --min-alpha {min_alpha}: out of range")
+    return GoldInputs(public, packet, everyone, resolver, file_sha256(answers), policy, resamples, seed, min_alpha,
+                      min_records)  # fmt: skip
 
 
 def _resolver_packet(packet: Packet, path: Path | None) -> Packet:
@@ -113,7 +143,8 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         con.execute("ALTER TABLE resolver_labels DROP COLUMN adjudicator")
         label_tables(con, packet, inputs.everyone)
         for name, value in (("gold_policy", inputs.policy), ("agreement_resamples", inputs.resamples),
-                            ("agreement_seed", inputs.seed)):  # fmt: skip
+                            ("agreement_seed", inputs.seed), ("gold_min_alpha", inputs.min_alpha),
+                            ("gold_min_records", inputs.min_records)):  # fmt: skip
             con.execute(f"SET VARIABLE {name} = ?", [value])
         run_steps(con, GOLD_STEPS)
         gold = rows(con, "SELECT id, split, field, gold AS values, decided_by FROM gold_labels WHERE gold IS NOT NULL "
@@ -122,11 +153,16 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
                              "ORDER BY record_index, field_index")  # fmt: skip
         counts = rows(con, "SELECT * FROM gold_counts")
         agreement = rows(con, "SELECT * FROM agreement")
+        ceilings = rows(con, "SELECT * FROM gold_ceilings")
+        adjudicator_ceilings = rows(con, "SELECT * EXCLUDE (field_index) FROM adjudicator_ceilings")
+        gates = {"min_alpha": inputs.min_alpha, "min_records": inputs.min_records}
+        weaknesses = rows(con, "SELECT * FROM gold_gates")
+        models = sorted({who["model"] for who in map(_who, inputs.everyone) if who["kind"] == "model" and "model" in who})
         semantic = dumps({
             "schema": SEMANTIC_SCHEMA, "corpus_sha256": packet.corpus_sha256, "answers_sha256": inputs.answers_sha256,
             "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256, "policy": inputs.policy,
-            "rubric": packet.rubric.as_json(), "ceilings": rows(con, "SELECT * FROM gold_ceilings"), "gold": gold,
-            "excluded": excluded,
+            "rubric": packet.rubric.as_json(), "ceilings": ceilings, "adjudicator_ceilings": adjudicator_ceilings,
+            "gates": gates, "weaknesses": weaknesses, "model_adjudicators": models, "gold": gold, "excluded": excluded,
         })  # fmt: skip
         progress.step("check for leaks")
         semantic_sha256 = _sha256(semantic)
@@ -137,6 +173,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         "policy": inputs.policy, "adjudicators": [_who(labels) for labels in inputs.everyone],
         "resolver": _who(inputs.resolver) if inputs.resolver else None, "counts": counts,
         "agreement": {"resamples": inputs.resamples, "seed": inputs.seed, "figures": agreement},
+        "ceilings": ceilings, "adjudicator_ceilings": adjudicator_ceilings, "gates": gates, "weaknesses": weaknesses,
         "leak_checks": checks,
     }  # fmt: skip
     return semantic, dumps(report), report
@@ -186,9 +223,14 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def make_gold(inputs: GoldInputs, output: Path, report_path: Path, progress: Progress) -> dict[str, Any]:
-    """Write the semantic bundle (private) and its report, both or neither; the report."""
+def make_gold(
+    inputs: GoldInputs, output: Path, report_path: Path, progress: Progress, allow_weak: bool = False
+) -> dict[str, Any]:
+    """Write the semantic bundle (private) and its report, both or neither; the report. A
+    weak gold (gold_gates.sql) is refused (WeakGold) unless allow_weak."""
     semantic, report_text, report = derive(inputs, progress)
+    if report["weaknesses"] and not allow_weak:
+        raise WeakGold(report["weaknesses"])
     outputs = Outputs([output, report_path], private=[output])
     try:
         progress.step("write the semantic bundle and its report")
@@ -216,6 +258,15 @@ def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progr
     return problems
 
 
+def report_gates(report_path: Path) -> dict[str, Any]:
+    """The gates a semantic report was made with (read_inputs' min_alpha, min_records)."""
+    gates = read_json_file(report_path).get("gates")
+    if not (isinstance(gates, dict) and isinstance(gates.get("min_alpha"), int | float)
+            and type(gates.get("min_records")) is int):  # fmt: skip
+        raise UnusableInput(f"{report_path}: not a semantic report with its gates (min_alpha, min_records)")
+    return {"min_alpha": float(gates["min_alpha"]), "min_records": gates["min_records"]}
+
+
 def report_settings(report_path: Path) -> tuple[str, int, int]:
     """The policy, resamples and seed a semantic report was made with."""
     report = read_json_file(report_path)
@@ -226,3 +277,16 @@ def report_settings(report_path: Path) -> tuple[str, int, int]:
         raise UnusableInput(f"{report_path}: not a semantic report ({SEMANTIC_REPORT_SCHEMA}) with its policy, "
                             "resamples and seed")  # fmt: skip
     return report["policy"], agreement["resamples"], agreement["seed"]
+
+
+def ceiling_lines(report: dict[str, Any]) -> list[str]:
+    """Per field and split: the ceiling measured on the records graded, and the coverage."""
+    lines = []
+    for c in report["ceilings"]:
+        kept = f"gold on {c['gold_records']}/{c['packet_records']} {c['split']} records (coverage {c['coverage']:.3f})"
+        if c["ceiling"] is None:
+            lines.append(f"ceiling {c['field']} on {c['split']}: {c['note']}; {kept}")
+        else:
+            lines.append(f"ceiling {c['field']} on {c['split']}: {c['ceiling']:.3f} [{c['ceiling_low']:.3f}, "
+                         f"{c['ceiling_high']:.3f}] ({c['ceiling_basis']}); {kept}")  # fmt: skip
+    return lines

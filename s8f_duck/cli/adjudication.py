@@ -143,6 +143,13 @@ def gold(
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples for the report's agreement figures.")] = 2000,
     seed: Annotated[int, typer.Option(help="The bootstrap's seed.")] = 0,
+    min_alpha: Annotated[
+        float, typer.Option(help="Refuse a field whose Krippendorff's alpha is below this (0.667: tentative).")
+    ] = 0.667,
+    min_records: Annotated[int, typer.Option(help="Refuse a split holding fewer gold records of a field.")] = 30,
+    allow_weak: Annotated[
+        bool, typer.Option("--allow-weak", help="Write a weak gold anyway, the weakness recorded in the bundle.")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -153,15 +160,19 @@ def gold(
     bundle binds the corpus's and the answer bundle's digests and is written private,
     with its report (the adjudicators', the packet's and the bundle's digests, the policy,
     the counts and the agreement figures), both at once and only when every leak check
-    holds. `s8f-duck verify --semantic ...` derives both again.
+    holds. A gold whose field's alpha is below --min-alpha, or whose split holds fewer
+    than --min-records gold records of a field, is refused (--allow-weak writes it, the
+    weakness recorded and shown beside every score graded on it). Each field's ceiling is
+    measured on the records graded: each adjudicator against the gold of the others.
+    `s8f-duck verify --semantic ...` derives both again.
 
     \b
     Exit status:
       0  written
-      1  a leak check fails (named; nothing written)
+      1  a leak check fails, or the gold is weak (named; nothing written)
       2  an unusable packet, labels file, corpus, bundle or option (one line names it)
     """
-    from s8f_duck.adjudication.gold import make_gold, read_inputs
+    from s8f_duck.adjudication.gold import ceiling_lines, describe_weaknesses, make_gold, read_inputs
     from s8f_duck.safety import arguments
 
     progress = Progress.for_options("adjudicate gold", quiet=quiet, verbose=verbose)
@@ -172,14 +183,19 @@ def gold(
         arguments.check(given, {"--output": output, "--report": report})
         if resamples < 1:
             raise UnusableInput(f"--resamples {resamples}: need at least 1")
-        inputs = read_inputs(public, packet, labels, policy.value, resolver, resolver_packet, answers, resamples, seed)
-        return make_gold(inputs, output, report, progress)
+        inputs = read_inputs(public, packet, labels, policy.value, resolver, resolver_packet, answers, resamples, seed,
+                             min_alpha, min_records)  # fmt: skip
+        return make_gold(inputs, output, report, progress, allow_weak)
 
     written = guarded("adjudicate gold", go)
     progress.done()
     counts = ", ".join(f"{c['field']} {c['gold']}/{c['records']}" for c in written["counts"])
     say(quiet, f"wrote {output} (gold per field: {counts}) and {report}\n"
                f"semantic sha256 {written['semantic_sha256']}\nleak checks: all true")  # fmt: skip
+    if written["weaknesses"]:
+        say(quiet, f"WEAK GOLD (--allow-weak): {describe_weaknesses(written['weaknesses'])}", to_stderr=True)
+    for line in ceiling_lines(written):
+        say(quiet, line)
 
 
 @adjudicate.command()

@@ -181,13 +181,14 @@ def _semantic_problems(
     labels: list[Path], resolver: Path | None, resolver_packet: Path | None, progress: Progress,
 ) -> list[str]:  # fmt: skip
     """verify --semantic: the semantic bundle and report against their re-derivation."""
-    from s8f_duck.adjudication.gold import read_inputs, report_settings, verify_semantic
+    from s8f_duck.adjudication.gold import read_inputs, report_gates, report_settings, verify_semantic
     from s8f_duck.safety.errors import UnusableInput
 
     if semantic is None or semantic_report is None or packet is None or not labels:
         raise UnusableInput("--semantic needs --semantic-report, --packet and the --labels files it was made of")
     policy, resamples, seed = report_settings(semantic_report)
-    inputs = read_inputs(public, packet, labels, policy, resolver, resolver_packet, answers, resamples, seed)
+    inputs = read_inputs(public, packet, labels, policy, resolver, resolver_packet, answers, resamples, seed,
+                         **report_gates(semantic_report))  # fmt: skip
     return verify_semantic(semantic, semantic_report, inputs, progress)
 
 

@@ -111,7 +111,8 @@ AGREEMENT_STEPS: tuple[str, ...] = (
 # the leak checks.
 GOLD_STEPS: tuple[str, ...] = (
     *PACKET_STEPS[:-1], *AGREEMENT_STEPS, "adjudication/gold_labels", "adjudication/gold_counts",
-    "adjudication/gold_ceilings",
+    "adjudication/adjudicator_ceiling_resamples", "adjudication/adjudicator_ceilings", "adjudication/gold_ceilings",
+    "adjudication/gold_gates",
 )
 SEMANTIC_LEAK_CHECK_STEPS: tuple[str, ...] = ("adjudication/semantic_leak_checks",)
 
