@@ -13,7 +13,9 @@ from typing import Any
 
 import pytest
 from adjudicated import labels_file, quote_of
-from conftest import S8F_ANSWERS, S8F_PUBLIC, needs_s8f, run_cli
+from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_PUBLIC_SHA256, needs_s8f, run_cli
+
+from s8f_duck.reading.schemas import SUBMISSION_SCHEMA
 from sklearn.metrics import accuracy_score
 
 
@@ -144,3 +146,34 @@ def test_a_random_adjudicator_s_gold_is_refused_at_the_gates_and_written_with_al
     (tmp_path / "lowered").mkdir()
     lowered = make(packet, tmp_path / "lowered", everyone, kinds, "majority", "--min-alpha", "-1", "--min-records", "0")
     assert lowered.returncode == 0 and "WEAK" not in lowered.stderr, lowered.stderr
+
+
+@needs_s8f
+@pytest.mark.parametrize("policy", ["unanimous", "majority"])
+def test_a_copy_of_an_adjudicator_is_marked_only_above_the_ceiling_and_weak_gold_is_shown(
+    packet: Path, tmp_path: Path, policy: str
+) -> None:
+    everyone = noisy(packet, seed=11, missing=0.0)  # the copy answers every record, as a candidate must
+    done = make(packet, tmp_path, everyone, dict.fromkeys(everyone, "model"), policy, "--allow-weak")
+    assert done.returncode == 0, done.stderr
+    semantic = tmp_path / "semantic.json"
+    bundle = json.loads(semantic.read_text(encoding="utf-8"))
+    copy = tmp_path / "copy.json"
+    copy.write_text(json.dumps({"schema": SUBMISSION_SCHEMA, "corpus_sha256": S8F_PUBLIC_SHA256, "answers": [],
+                                "semantic": [{k: e[k] for k in ("id", "field", "values")} for e in everyone["ann"]]}))
+    graded = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", copy, "--semantic", semantic, "--format", "json")
+    fields = json.loads(graded.stdout)["semantic"]["fields"]
+    for f in fields:
+        ceiling = next(c for c in bundle["ceilings"] if (c["field"], c["split"]) == (f["field"], "test"))
+        assert (f["ceiling"], f["ceiling_low"], f["ceiling_high"]) == (
+            ceiling["ceiling"], ceiling["ceiling_low"], ceiling["ceiling_high"])
+        assert f["above_ceiling"] == (f["accuracy"] > f["ceiling_high"])
+        if policy == "unanimous":  # the copy agrees with every kept record, as each adjudicator does: within
+            assert f["accuracy"] == f["ceiling"] == 1.0 and not f["above_ceiling"]
+        assert f["gold_coverage"] == ceiling["coverage"]
+    if policy == "majority":  # the copy's own vote is in the gold: above what it scores against the others
+        assert any(f["above_ceiling"] for f in fields)
+    text = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", copy, "--semantic", semantic).stdout
+    weak = [f for f in fields if f["weak"]]
+    assert weak and all(f"WEAK GOLD: {f['weak']}" in text for f in weak)
+    assert ("ABOVE THE CEILING" in text) == (policy == "majority")

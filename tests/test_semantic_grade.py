@@ -45,8 +45,11 @@ def test_the_gold_copied_scores_one_on_every_field(semantic: Path, tmp_path: Pat
     for field in grade["fields"]:
         assert (field["accuracy"], field["coverage"], field["macro_f1"]) == (1.0, 1.0, 1.0)
         assert field["records"] == sum(g["split"] == split and g["field"] == field["field"] for g in bundle["gold"])
-        ceiling = next(c for c in bundle["ceilings"] if c["field"] == field["field"])
-        assert (field["ceiling_raw_agreement"], field["ceiling_alpha"]) == (ceiling["raw_agreement"], ceiling["alpha"])
+        ceiling = next(c for c in bundle["ceilings"] if (c["field"], c["split"]) == (field["field"], split))
+        assert (field["ceiling"], field["ceiling_high"], field["ceiling_alpha"]) == (
+            ceiling["ceiling"], ceiling["ceiling_high"], ceiling["alpha"])  # the graded split's ceiling
+        assert field["above_ceiling"] == (ceiling["ceiling_high"] < 1.0)
+        assert field["weak"] and "alpha" in field["weak"]  # CHOICES' gold, written with --allow-weak
     assert ("first_incorrect" in grade) == (split != "test")  # test: the figures only
 
 

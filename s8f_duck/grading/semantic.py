@@ -41,9 +41,27 @@ class _Field(msgspec.Struct):
 
 
 class _Ceiling(msgspec.Struct):
+    """A field's ceiling on one split (adjudicate gold: gold_ceilings.sql)."""
+
     field: str
-    raw_agreement: float | None
-    alpha: float | None
+    split: str | None = None
+    alpha: float | None = None
+    ceiling: float | None = None
+    ceiling_low: float | None = None
+    ceiling_high: float | None = None
+    ceiling_basis: str | None = None
+    coverage: float | None = None
+    note: str | None = None
+
+
+class _Weakness(msgspec.Struct):
+    """What makes the gold weak (gold_gates.sql), written with --allow-weak."""
+
+    field: str
+    split: str | None
+    figure: str
+    value: float | None
+    minimum: float
 
 
 class _Gold(msgspec.Struct):
@@ -62,6 +80,9 @@ class SemanticBundle(msgspec.Struct):
     rubric: list[_Field]
     ceilings: list[_Ceiling]
     gold: list[_Gold]
+    policy: str = ""
+    weaknesses: list[_Weakness] = []
+    model_adjudicators: list[str] = []
 
 
 def read_semantic(path: Path, answers_sha256: str | None = None) -> tuple[SemanticBundle, str]:
@@ -100,9 +121,14 @@ def load(con: duckdb.DuckDBPyConnection, bundle: SemanticBundle, submission: _Su
     labels = [(k, f.name, f.multi, n, label) for k, f in enumerate(bundle.rubric) for n, label in enumerate(f.values)]
     create_table(con, "semantic_rubric", {"field_index": "INTEGER", "field": "VARCHAR", "multi": "BOOLEAN",
                                           "label_index": "INTEGER", "label": "VARCHAR"}, labels)  # fmt: skip
-    ceilings = [(c.field, c.raw_agreement, c.alpha) for c in bundle.ceilings]
-    create_table(con, "semantic_ceilings", {"field": "VARCHAR", "raw_agreement": "DOUBLE", "alpha": "DOUBLE"},
-                 ceilings)  # fmt: skip
+    ceilings = [(c.field, c.split, c.alpha, c.ceiling, c.ceiling_low, c.ceiling_high, c.ceiling_basis, c.coverage,
+                 c.note) for c in bundle.ceilings]  # fmt: skip
+    create_table(con, "semantic_ceilings", {
+        "field": "VARCHAR", "split": "VARCHAR", "alpha": "DOUBLE", "ceiling": "DOUBLE", "ceiling_low": "DOUBLE",
+        "ceiling_high": "DOUBLE", "ceiling_basis": "VARCHAR", "coverage": "DOUBLE", "note": "VARCHAR"}, ceilings)  # fmt: skip
+    weak = [(w.field, w.split, w.figure, w.value, w.minimum) for w in bundle.weaknesses]
+    create_table(con, "semantic_weaknesses", {"field": "VARCHAR", "split": "VARCHAR", "figure": "VARCHAR",
+                                              "value": "DOUBLE", "minimum": "DOUBLE"}, weak)  # fmt: skip
     import pyarrow as pa  # here: 0.14 s to import, and only a semantic grade needs it
 
     text, listed = pa.string(), pa.list_(pa.string())
@@ -142,12 +168,16 @@ def grade_into(
     bundle, semantic_sha256 = read_semantic(semantic_path, answers_sha256)
     submission = read_submission(submission_path)
     load(con, bundle, submission)
-    create_table(con, "semantic_meta", {"semantic_sha256": "VARCHAR"}, [(semantic_sha256,)])
+    create_table(con, "semantic_meta", {"semantic_sha256": "VARCHAR", "policy": "VARCHAR",
+                                        "model_adjudicators": "VARCHAR[]"},
+                 [(semantic_sha256, bundle.policy, bundle.model_adjudicators)])  # fmt: skip
     for name, value in (("s8f_graded_split", split), ("agreement_resamples", resamples), ("agreement_seed", seed)):
         con.execute(f"SET VARIABLE {name} = ?", [value])
     run_steps(con, SEMANTIC_GRADE_STEPS)
     report: dict[str, Any] = {
         "semantic_sha256": semantic_sha256,
+        "policy": bundle.policy,
+        "model_adjudicators": bundle.model_adjudicators,
         "corpus_bound": submission.corpus_sha256 == bundle.corpus_sha256,
         "graded_split": split,
         "resamples": resamples,
@@ -181,13 +211,16 @@ def _interval(field: dict[str, Any], name: str) -> str:
 
 
 def summary_lines(report: dict[str, Any]) -> list[str]:
-    """A line per field: accuracy with its interval beside the adjudicators' ceiling."""
+    """A line per field: accuracy with its interval beside the ceiling measured on the
+    records graded (and a mark above it), the gold's weakness where it has one."""
     lines = []
     for f in report["fields"]:
-        ceiling = "-" if f["ceiling_raw_agreement"] is None else f"{f['ceiling_raw_agreement']:.3f}"
+        ceiling = f["ceiling_note"] or _interval(f, "ceiling")
+        above = " ABOVE THE CEILING" if f["above_ceiling"] else ""
+        weak = f"; WEAK GOLD: {f['weak']}" if f["weak"] else ""
         lines.append(f"semantic {f['field']}: accuracy {_interval(f, 'accuracy')} over {f['records']} "
-                     f"{report['graded_split']} records (adjudicators agree {ceiling}), macro-F1 "
-                     f"{_interval(f, 'macro_f1')}, coverage {_interval(f, 'coverage')}")  # fmt: skip
+                     f"{report['graded_split']} records (ceiling {ceiling}{above}), macro-F1 "
+                     f"{_interval(f, 'macro_f1')}, coverage {_interval(f, 'coverage')}{weak}")  # fmt: skip
     if report["invalid_entries"]:
         lines.append(f"semantic: {report['invalid_entries']} invalid entries graded as no answer")
     return lines

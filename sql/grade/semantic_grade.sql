@@ -1,8 +1,10 @@
 -- docs/format.md §11: per rubric field, over the graded split: records graded, answered;
 -- coverage (answered / records), accuracy (correct / records) and macro-F1, each with its
 -- 95% percentile bootstrap interval over the records (widened where needed to contain its
--- point); per label its precision, recall and F1; and beside them the adjudicators' own
--- agreement on the field (the ceiling).
+-- point); per label its precision, recall and F1; and beside them the field's ceiling on
+-- the graded split (gold_ceilings.sql, measured on the records graded), whether the
+-- accuracy is above the ceiling's interval, the gold's coverage of the split, and what
+-- makes the gold weak where it was written with --allow-weak (gold_gates.sql).
 CREATE OR REPLACE TABLE semantic_grade AS
 WITH figures AS (
     SELECT resample, field, answered / records AS coverage, correct / records AS accuracy, macro_f1
@@ -39,12 +41,19 @@ SELECT
     round(x.macro_f1, 6) AS macro_f1,
     round(least(i.macro_f1_bounds[1], x.macro_f1), 6) AS macro_f1_low,
     round(greatest(i.macro_f1_bounds[2], x.macro_f1), 6) AS macro_f1_high,
-    c.raw_agreement AS ceiling_raw_agreement, c.alpha AS ceiling_alpha,
+    c.ceiling, c.ceiling_low, c.ceiling_high, c.ceiling_basis, c.note AS ceiling_note, c.alpha AS ceiling_alpha,
+    coalesce(round(x.accuracy, 6) > c.ceiling_high, false) AS above_ceiling, c.coverage AS gold_coverage,
+    (
+        SELECT string_agg(CASE w.figure
+            WHEN 'alpha' THEN 'alpha ' || coalesce(printf('%.3f', w.value), 'undefined') || ' < ' || printf('%.3f', w.minimum)
+            ELSE w.value::BIGINT || ' ' || w.split || ' gold records < ' || w.minimum::BIGINT END, '; ')
+        FROM semantic_weaknesses AS w WHERE w.field = f.field AND (w.split IS NULL OR w.split = graded_split())
+    ) AS weak,
     l.labels
 FROM (SELECT DISTINCT field_index, field FROM semantic_rubric) AS f
 LEFT JOIN semantic_resampled AS p ON p.field = f.field AND p.resample = 0
 LEFT JOIN figures AS x ON x.field = f.field AND x.resample = 0
 LEFT JOIN intervals AS i ON i.field = f.field
-LEFT JOIN semantic_ceilings AS c ON c.field = f.field
+LEFT JOIN semantic_ceilings AS c ON c.field = f.field AND coalesce(c.split, graded_split()) = graded_split()
 LEFT JOIN labels AS l ON l.field = f.field
 ORDER BY f.field_index;

@@ -1,6 +1,7 @@
 -- Per run graded on a semantic answer bundle (runs --semantic) and rubric field: the
--- semantic grade (coverage, accuracy, macro-F1 with their intervals) beside the
--- adjudicators' own agreement on the field (the ceiling). No rows for other runs.
+-- semantic grade (coverage, accuracy, macro-F1 with their intervals) and the field's alpha
+-- (ceiling_raw_agreement, the old ceiling, is no longer filled: the ceiling measured on
+-- the records graded is run_semantic_gold's). No rows for other runs.
 CREATE TABLE IF NOT EXISTS runs.run_semantic (
     run_id VARCHAR NOT NULL,
     semantic_sha256 VARCHAR NOT NULL,
@@ -22,5 +23,5 @@ INSERT INTO runs.run_semantic
 SELECT
     (SELECT run_id FROM run_meta), (SELECT semantic_sha256 FROM semantic_meta),
     field_index, field, records, answered, coverage, accuracy, accuracy_low, accuracy_high, macro_f1, macro_f1_low,
-    macro_f1_high, ceiling_raw_agreement, ceiling_alpha
+    macro_f1_high, NULL, ceiling_alpha
 FROM semantic_grade;
