@@ -90,9 +90,12 @@ def test_each_run_is_scored_on_each_field_beside_the_ceiling(board_runs: dict[st
     names = {r["run_id"]: r["name"] for r in board["runs"]}
     scores = board["semantic"]["scores"]
     assert len(scores) == 4 * len(bundle["rubric"])
-    ceilings = {c["field"]: c["raw_agreement"] for c in bundle["ceilings"]}
+    ceilings = {c["field"]: c for c in bundle["ceilings"] if c["split"] == "test"}  # the graded split's
     for s in scores:
-        assert s["ceiling_raw_agreement"] == ceilings[s["field"]]
+        ceiling = ceilings[s["field"]]
+        assert (s["ceiling"], s["ceiling_low"], s["ceiling_high"]) == (
+            ceiling["ceiling"], ceiling["ceiling_low"], ceiling["ceiling_high"])
+        assert s["above_ceiling"] == (s["accuracy"] > s["ceiling_high"])
         assert s["accuracy_low"] <= s["accuracy"] <= s["accuracy_high"]
         if names[s["run_id"]] == "gold-copied":
             assert s["accuracy"] == 1.0

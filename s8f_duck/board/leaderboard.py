@@ -63,7 +63,7 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
         raise UnusableInput(f"{runs_db}: no run is recorded in this database")
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
-    return {"run_semantic", "run_semantic_results"} <= tables
+    return {"run_semantic", "run_semantic_results", "run_semantic_gold", "run_request_models"} <= tables
 
 
 def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
@@ -85,6 +85,22 @@ def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict
         why = f"run {run['run_id']} was not graded ({run['outcome']})"
         raise UnusableInput(f"--compare {wanted!r}: {why}: nothing to compare")
     return run
+
+
+def _same_gold(con: duckdb.DuckDBPyConnection, pair: list[dict[str, Any]]) -> None:
+    """Refuse a comparison of runs graded on different semantic bundles: one gold per
+    comparison (a run not graded on one compares on the S8f facts alone)."""
+    bundles = {
+        run_id: (sha, policy)
+        for run_id, sha, policy in con.execute(
+            "SELECT run_id, any_value(semantic_sha256), any_value(policy) FROM runs.run_semantic_gold "
+            "WHERE run_id IN (?, ?) GROUP BY run_id", [pair[0]["run_id"], pair[1]["run_id"]]).fetchall()
+    }  # fmt: skip
+    if len(bundles) == 2 and len(set(bundles.values())) == 2:
+        a, b = (f"{r['run_id']} (semantic bundle {bundles[r['run_id']][0][:12]}, {bundles[r['run_id']][1]})"
+                for r in pair)  # fmt: skip
+        raise UnusableInput(f"--compare: {a} and {b} were graded on different semantic bundles; "
+                            "a comparison needs one gold")  # fmt: skip
 
 
 def compute(request: Request) -> dict[str, Any]:
@@ -112,6 +128,8 @@ def compute(request: Request) -> dict[str, Any]:
                     f"--compare: {a} and {b} were not graded on the same corpus and split; "
                     "a paired comparison needs the same records"
                 )
+            if semantic:
+                _same_gold(con, pair)
             con.execute("SET VARIABLE leaderboard_run_a = ?", [pair[0]["run_id"]])
             con.execute("SET VARIABLE leaderboard_run_b = ?", [pair[1]["run_id"]])
         for name, value in (
@@ -171,6 +189,13 @@ def _document(
     semantic_labels = rows(
         con, "SELECT s.* EXCLUDE (run_index) FROM semantic_label_scores AS s JOIN leaderboard USING (run_id) "
              "ORDER BY position, field, gold DESC, label") if semantic else []  # fmt: skip
+    semantic_runs = rows(
+        con, "SELECT s.* EXCLUDE (run_index, group_id) FROM semantic_runs AS s JOIN leaderboard USING (run_id) "
+             "ORDER BY position") if semantic else []  # fmt: skip
+    bundles = rows(
+        con, "SELECT semantic_sha256, any_value(policy) AS policy, any_value(model_adjudicators) AS model_adjudicators, "
+             "list(run_id ORDER BY position) AS runs FROM semantic_runs JOIN leaderboard USING (run_id) "
+             "GROUP BY semantic_sha256 ORDER BY min(position)") if semantic else []  # fmt: skip
     semantic_overall = rows(
         con, "SELECT s.* EXCLUDE (run_index) FROM semantic_overall AS s JOIN leaderboard USING (run_id) "
              "ORDER BY position") if semantic else []  # fmt: skip
@@ -197,6 +222,7 @@ def _document(
         "runs": runs,
         "scores": scores,
         "aggregates": aggregates,
-        "semantic": {"scores": semantic_scores, "labels": semantic_labels, "overall": semantic_overall},
+        "semantic": {"bundles": bundles, "runs": semantic_runs, "scores": semantic_scores, "labels": semantic_labels,
+                     "overall": semantic_overall},
         "comparison": comparison,
     }

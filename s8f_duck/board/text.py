@@ -63,7 +63,9 @@ def to_csv(board: dict[str, Any]) -> str:
         put(run, "semantic", s["field"], "coverage", s["coverage"])
         for metric in ("accuracy", "macro_f1"):
             put(run, "semantic", s["field"], metric, s[metric], s[f"{metric}_low"], s[f"{metric}_high"])
-        put(run, "semantic", s["field"], "ceiling_raw_agreement", s["ceiling_raw_agreement"])
+        put(run, "semantic", s["field"], "ceiling", s["ceiling"], s["ceiling_low"], s["ceiling_high"])
+        for metric in ("above_ceiling", "gold_coverage", "weak", "self_preference", "semantic_sha256", "policy"):
+            put(run, "semantic", s["field"], metric, s[metric])
     for s in board["semantic"]["labels"]:
         for metric in ("precision", "recall"):
             put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", metric, s[metric])
@@ -227,17 +229,32 @@ def _comparison_section(c: dict[str, Any]) -> str:
     )
 
 
-def _semantic_section(board: dict[str, Any]) -> str:
+def _semantic_sections(board: dict[str, Any]) -> list[str]:
+    """A section per semantic bundle (one gold per comparison): each field's accuracy beside
+    the ceiling measured on the records graded, and the marks: ABOVE (the accuracy is above
+    the ceiling's interval), WEAK (the gold was written with --allow-weak: weak on the
+    field), SELF (the run asked a model that adjudicated the gold)."""
     runs = {r["run_id"]: r for r in board["runs"]}
-    body = [
-        [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["coverage"]),
-         _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
-         _score(s["macro_f1"]), _score(s["ceiling_raw_agreement"])]
-        for s in sorted(board["semantic"]["scores"], key=lambda s: s["field_index"])  # runs in rank order: stable
-    ]  # fmt: skip
-    header = ["field", "run", "records", "coverage", "accuracy [95%]", "macro-F1", "ceiling"]
-    return ("Adjudicated fields: accuracy with its 95% interval and macro-F1 (its interval: --format json or\n"
-            "csv); the ceiling is the adjudicators' own agreement\n" + _grid(header, body, [False, False, True, True]))  # fmt: skip
+    sections = []
+    for bundle in board["semantic"]["bundles"]:
+        scores = [s for s in board["semantic"]["scores"] if s["semantic_sha256"] == bundle["semantic_sha256"]]
+        body = [
+            [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
+             _score(s["macro_f1"]), s["ceiling_note"] and "n/a" or _score(s["ceiling"], s["ceiling_low"], s["ceiling_high"]),
+             " ".join(m for m, on in (("ABOVE", s["above_ceiling"]), ("WEAK", s["weak"]), ("SELF", s["self_preference"]))
+                      if on)]
+            for s in sorted(scores, key=lambda s: s["field_index"])  # runs in rank order: stable
+        ]  # fmt: skip
+        weak = sorted({f"{s['field']}: {s['weak']}" for s in scores if s["weak"]})
+        models = ", ".join(bundle["model_adjudicators"] or []) or "none"
+        header = ["field", "run", "records", "accuracy [95%]", "macro-F1", "ceiling [95%]", "marks"]
+        sections.append(
+            f"Adjudicated fields graded on semantic bundle {bundle['semantic_sha256'][:12]} ({bundle['policy']} "
+            f"policy; model adjudicators: {models}): accuracy with its 95% interval beside the ceiling measured on the "
+            "records graded (each adjudicator against the others' gold); ABOVE: above the ceiling's interval, WEAK: "
+            "weak gold, SELF: the run asked a model adjudicator\n" + _grid(header, body, [False, False, True])
+            + "".join(f"\nweak gold, {w}" for w in weak))  # fmt: skip
+    return sections
 
 
 def _semantic_comparison_section(c: dict[str, Any]) -> str:
@@ -263,7 +280,7 @@ def to_table(board: dict[str, Any]) -> str:
     if board["aggregates"]:
         sections.append(_aggregates_section(board))
     if board["semantic"]["scores"]:
-        sections.append(_semantic_section(board))
+        sections += _semantic_sections(board)
     if board["comparison"]:
         sections.append(_comparison_section(board["comparison"]))
         if board["comparison"]["semantic_differences"]:

@@ -153,7 +153,7 @@ UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
 NO_SEMANTIC_STEPS: tuple[str, ...] = ("runs/no_semantic",)  # a run not graded on a semantic bundle
 RUN_RECORD_STEPS: tuple[str, ...] = (
     "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
-    "runs/run_semantic", "runs/run_semantic_results", "runs/run_semantic_gold",
+    "runs/run_semantic", "runs/run_semantic_results", "runs/run_semantic_gold", "runs/run_request_models",
 )  # fmt: skip
 
 # serve: the pending submission (one row) -> the service database's submissions table;
@@ -185,7 +185,7 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
 # field the semantic grade beside its ceiling, per label, and the comparison's differences.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
-    "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
+    "leaderboard/semantic_runs", "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
     "leaderboard/semantic_differences",
 )
 

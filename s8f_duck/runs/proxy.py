@@ -1,6 +1,7 @@
 """The runner's side of an allowed endpoint: an HTTP proxy on a Unix socket that forwards
 each request to one upstream base URL and records it (time, method, path, status, bytes
-each way, latency, and an OpenAI-compatible response's `usage` token counts).
+each way, latency, an OpenAI-compatible response's `usage` token counts, and the `model`
+its request named).
 
 The socket is bound into the sandbox, where relay.py makes it a 127.0.0.1 port; nothing
 else outside the sandbox is reachable. A Starlette application served by uvicorn, with
@@ -40,7 +41,7 @@ METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
 REQUEST_COLUMNS = {
     "seq": "BIGINT", "endpoint": "VARCHAR", "requested_at": "TIMESTAMPTZ", "method": "VARCHAR", "path": "VARCHAR",
     "status": "INTEGER", "request_bytes": "BIGINT", "response_bytes": "BIGINT", "latency_ms": "DOUBLE",
-    "prompt_tokens": "BIGINT", "completion_tokens": "BIGINT", "total_tokens": "BIGINT",
+    "prompt_tokens": "BIGINT", "completion_tokens": "BIGINT", "total_tokens": "BIGINT", "model": "VARCHAR",
 }  # fmt: skip
 
 
@@ -69,6 +70,28 @@ def _usage(body: bytes, content_type: str) -> tuple[int | None, int | None, int 
         return value if isinstance(value, int) and not isinstance(value, bool) else None
 
     return count("prompt_tokens"), count("completion_tokens"), count("total_tokens")
+
+
+MODEL_BYTES = 8 * 2**20  # the first bytes of a request body read for the model it names
+_MODEL_KEY = re.compile(rb'"model"\s*:\s*"((?:[^"\\]|\\.){1,256})"')
+
+
+def request_model(body: bytes) -> str | None:
+    """The `model` an OpenAI-compatible request body names (the leaderboard's
+    self-preference flag): a JSON object's string `model`; of a body cut at MODEL_BYTES,
+    the first `"model": "..."` in what was kept; else None."""
+    try:
+        document = json.loads(body)
+    except ValueError:
+        found = _MODEL_KEY.search(body)
+        if found is None:
+            return None
+        try:
+            document = {"model": json.loads(b'"' + found.group(1) + b'"')}
+        except ValueError:
+            return None
+    model = document.get("model") if isinstance(document, dict) else None
+    return model if isinstance(model, str) else None
 
 
 DEFAULT_REQUEST_BYTES = Limits.request_bytes  # the largest request body forwarded (--request-limit)
@@ -110,11 +133,11 @@ def application(name: str, upstream: str, log: RequestLog, request_bytes: int = 
         raw_path = request.scope.get("raw_path") or request.url.path.encode()
         query = request.scope.get("query_string", b"")
         path = raw_path.decode("latin-1") + (f"?{query.decode('latin-1')}" if query else "")
-        sent = 0
+        sent, asked = 0, bytearray()  # asked: the body's first MODEL_BYTES, for the model it names
 
         def refuse(status: int, why: str) -> Response:
             log.add(name, at, request.method, path, status, sent, 0, round((time.perf_counter() - started) * 1000, 3),
-                    None, None, None)  # fmt: skip
+                    None, None, None, request_model(bytes(asked)))  # fmt: skip
             return PlainTextResponse(f"s8f-duck proxy: {why}\n", status_code=status)
 
         if not within_base(raw_path):
@@ -127,6 +150,8 @@ def application(name: str, upstream: str, log: RequestLog, request_bytes: int = 
             nonlocal sent
             async for chunk in request.stream():
                 sent += len(chunk)
+                if len(asked) < MODEL_BYTES:
+                    asked.extend(chunk[: MODEL_BYTES - len(asked)])
                 if sent > request_bytes:
                     raise _TooLarge
                 yield chunk
@@ -160,7 +185,8 @@ def application(name: str, upstream: str, log: RequestLog, request_bytes: int = 
                 await answer.aclose()
                 usage = _usage(bytes(kept), media) if len(kept) <= USAGE_BYTES else (None, None, None)
                 latency = round((time.perf_counter() - started) * 1000, 3)
-                log.add(name, at, request.method, path, answer.status_code, sent, received, latency, *usage)
+                log.add(name, at, request.method, path, answer.status_code, sent, received, latency, *usage,
+                        request_model(bytes(asked)))  # fmt: skip
 
         return StreamingResponse(relayed(), status_code=answer.status_code, headers=out_headers)
 

@@ -17,6 +17,6 @@ CREATE TABLE IF NOT EXISTS runs.run_requests (
     total_tokens BIGINT
 );
 INSERT INTO runs.run_requests
-SELECT (SELECT run_id FROM run_meta), *
+SELECT (SELECT run_id FROM run_meta), * EXCLUDE (model)
 FROM run_request_log
 ORDER BY seq;
