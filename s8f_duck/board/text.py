@@ -239,20 +239,22 @@ def _semantic_sections(board: dict[str, Any]) -> list[str]:
     for bundle in board["semantic"]["bundles"]:
         scores = [s for s in board["semantic"]["scores"] if s["semantic_sha256"] == bundle["semantic_sha256"]]
         body = [
-            [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
-             _score(s["macro_f1"]), s["ceiling_note"] and "n/a" or _score(s["ceiling"], s["ceiling_low"], s["ceiling_high"]),
+            [_clip(s["field"], 16), _clip(runs[s["run_id"]]["name"], 16), s["records"],
+             _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
+             s["ceiling_note"] and "n/a" or _score(s["ceiling"], s["ceiling_low"], s["ceiling_high"]),
              " ".join(m for m, on in (("ABOVE", s["above_ceiling"]), ("WEAK", s["weak"]), ("SELF", s["self_preference"]))
                       if on)]
             for s in sorted(scores, key=lambda s: s["field_index"])  # runs in rank order: stable
         ]  # fmt: skip
-        weak = sorted({f"{s['field']}: {s['weak']}" for s in scores if s["weak"]})
+        weak = list(dict.fromkeys(f"{s['field']}: {s['weak']}" for s in sorted(scores, key=lambda s: s["field_index"])
+                                  if s["weak"]))  # fmt: skip
         models = ", ".join(bundle["model_adjudicators"] or []) or "none"
-        header = ["field", "run", "records", "accuracy [95%]", "macro-F1", "ceiling [95%]", "marks"]
+        header = ["field", "run", "records", "accuracy [95%]", "ceiling [95%]", "marks"]
         sections.append(
             f"Adjudicated fields graded on semantic bundle {bundle['semantic_sha256'][:12]} ({bundle['policy']} "
             f"policy; model adjudicators: {models}): accuracy with its 95% interval beside the ceiling measured on the "
             "records graded (each adjudicator against the others' gold); ABOVE: above the ceiling's interval, WEAK: "
-            "weak gold, SELF: the run asked a model adjudicator\n" + _grid(header, body, [False, False, True])
+            "weak gold, SELF: the run asked a model adjudicator (macro-F1: --format json or csv)\n" + _grid(header, body, [False, False, True])
             + "".join(f"\nweak gold, {w}" for w in weak))  # fmt: skip
     return sections
 

@@ -1,0 +1,143 @@
+"""What a builder needs before publishing an adjudicated score, on the leaderboard: a run
+graded by a model that adjudicated its gold is flagged (self-preference) and one asking
+another model is not; runs graded on different semantic bundles sit in sections of their
+own and are never compared; a weak gold (--allow-weak) is marked beside every score.
+examples/model_candidate.py asks the loopback OpenAI-compatible test server through the
+runner's proxy, which records the model each request names."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import duckdb
+import pytest
+from adjudicated import RUBRIC, three
+from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_PUBLIC_SHA256, run_cli
+from openai_server import openai_server
+
+from s8f_duck.reading.schemas import SUBMISSION_SCHEMA
+
+BASE = Path(sys.base_prefix)
+PYTHON = str(BASE / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}")
+PYTHON_MOUNT = [] if BASE.is_relative_to("/usr") else ["--ro", str(BASE)]
+JUDGE = "judge-model"  # the model adjudicator "c" names
+
+
+def gold(packet: Path, folder: Path, policy: str) -> Path:
+    """CHOICES' three adjudicators, "c" a model adjudicator naming its model; weak, so
+    written with --allow-weak."""
+    folder.mkdir()
+    labels = three(packet, folder)
+    c = json.loads(labels[2].read_text(encoding="utf-8"))
+    c["adjudicator"].update({"kind": "model", "model": JUDGE})
+    labels[2].write_text(json.dumps(c), encoding="utf-8")
+    made = run_cli("adjudicate", "gold", packet, *labels, "--policy", policy, "--public", S8F_PUBLIC,
+                   "--answers", S8F_ANSWERS, "--output", folder / "semantic.json",
+                   "--report", folder / "semantic-report.json", "--resamples", "50", "--allow-weak")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return folder / "semantic.json"
+
+
+@pytest.fixture(scope="module")
+def checked_runs(packet: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    from s8f_duck.runs import sandbox
+
+    try:
+        sandbox.check_available()
+    except sandbox.SandboxUnavailable as exc:
+        pytest.skip(f"no sandbox for `s8f-duck run` here: {exc}")
+    root = tmp_path_factory.mktemp("gold-checks")
+    majority, unanimous = gold(packet, root / "majority", "majority"), gold(packet, root / "unanimous", "unanimous")
+    db = root / "runs.duckdb"
+
+    def common(semantic: Path) -> list[Any]:
+        return ["run", "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--runs", db, "--semantic", semantic,
+                *PYTHON_MOUNT, "-q"]  # fmt: skip
+
+    candidate = root / "model-candidate"
+    candidate.mkdir()
+    shutil.copy(REPO_EXAMPLES / "model_candidate.py", candidate)
+    shutil.copy(RUBRIC, candidate / "triage.toml")
+    shutil.copy(packet, candidate / "packet.json")
+    with openai_server("keyword") as server:
+        upstream = urlsplit(server.url)
+        for name, model in (("asks-the-judge", JUDGE), ("asks-another", "other-model")):
+            done = run_cli(*common(majority), "--name", name, "--candidate-dir", candidate,
+                           "--allow-endpoint", f"llm={upstream.scheme}://{upstream.netloc}",
+                           "--", PYTHON, "/candidate/model_candidate.py", "/candidate/triage.toml",
+                           "--packet", "/candidate/packet.json", "--model", model)  # fmt: skip
+            assert "graded" in done.stdout, done.stdout + done.stderr
+    bundle = json.loads(unanimous.read_text(encoding="utf-8"))
+    directory = root / "copied"
+    directory.mkdir()
+    (directory / "sub.json").write_text(json.dumps({
+        "schema": SUBMISSION_SCHEMA, "corpus_sha256": S8F_PUBLIC_SHA256, "answers": [],
+        "semantic": [{"id": g["id"], "field": g["field"], "values": g["values"]} for g in bundle["gold"]]}))  # fmt: skip
+    done = run_cli(*common(unanimous), "--name", "unanimous-copy", "--candidate-dir", directory,
+                   "--", "/bin/cp", "/candidate/sub.json", "/out/submission.json")  # fmt: skip
+    assert "graded" in done.stdout, done.stdout + done.stderr
+    return {"db": db, "majority": majority, "unanimous": unanimous}
+
+
+REPO_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def adjudicated(text: str) -> list[str]:
+    """The lines of the leaderboard's adjudicated sections."""
+    return text[text.index("Adjudicated fields graded on"):].partition("\n\nPaired comparison")[0].splitlines()
+
+
+def board(checked_runs: dict[str, Any], *extra: str) -> Any:
+    return run_cli("leaderboard", "--runs", checked_runs["db"], "--resamples", "100", *extra)
+
+
+def test_the_model_named_in_each_request_is_recorded_and_a_run_asking_a_judge_is_flagged(
+    checked_runs: dict[str, Any],
+) -> None:
+    with duckdb.connect(str(checked_runs["db"]), read_only=True) as con:
+        asked = dict(con.execute("SELECT name, list(DISTINCT model) FROM run_request_models JOIN runs USING (run_id) "
+                                 "GROUP BY name").fetchall())  # fmt: skip
+    assert asked == {"asks-the-judge": [JUDGE], "asks-another": ["other-model"]}
+    done = board(checked_runs, "--format", "json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    names = {r["run_id"]: r["name"] for r in document["runs"]}
+    flagged = {names[r["run_id"]]: r["self_preference"] for r in document["semantic"]["runs"]}
+    assert flagged == {"asks-the-judge": True, "asks-another": False, "unanimous-copy": False}
+    assert all(s["self_preference"] == flagged[names[s["run_id"]]] for s in document["semantic"]["scores"])
+    lines = adjudicated(board(checked_runs).stdout)
+    assert all(len(line) <= 100 for line in lines)
+    judge_lines = [line for line in lines if "asks-the-judge" in line]
+    other_lines = [line for line in lines if "asks-another" in line]
+    assert judge_lines and all("SELF" in line for line in judge_lines)
+    assert other_lines and not any("SELF" in line for line in other_lines)
+    csv_text = board(checked_runs, "--format", "csv").stdout
+    assert ",semantic,kind,self_preference,true" in csv_text
+
+
+def test_runs_on_different_bundles_are_sections_of_their_own_and_never_compared(checked_runs: dict[str, Any]) -> None:
+    document = json.loads(board(checked_runs, "--format", "json").stdout)
+    policies = [b["policy"] for b in document["semantic"]["bundles"]]
+    assert sorted(policies) == ["majority", "unanimous"]
+    assert {b["model_adjudicators"][0] for b in document["semantic"]["bundles"]} == {JUDGE}
+    text = board(checked_runs).stdout
+    assert text.count("Adjudicated fields graded on semantic bundle") == 2
+    refused = board(checked_runs, "--compare", "asks-another", "unanimous-copy")
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "graded on different semantic bundles" in refused.stderr and len(refused.stderr.strip().splitlines()) == 1
+    same = board(checked_runs, "--compare", "asks-another", "asks-the-judge")
+    assert same.returncode == 0, same.stderr
+
+
+def test_weak_gold_is_marked_beside_every_score(checked_runs: dict[str, Any]) -> None:
+    document = json.loads(board(checked_runs, "--format", "json").stdout)
+    assert document["semantic"]["scores"] and all(s["weak"] for s in document["semantic"]["scores"])
+    lines = adjudicated(board(checked_runs).stdout)
+    scored = [line for line in lines if any(n in line for n in ("asks-", "unanimous-copy"))]
+    assert len(scored) == 9 and all("WEAK" in line for line in scored)
+    assert any(line.startswith("weak gold, kind: alpha ") for line in lines)
