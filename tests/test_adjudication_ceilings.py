@@ -177,3 +177,41 @@ def test_a_copy_of_an_adjudicator_is_marked_only_above_the_ceiling_and_weak_gold
     weak = [f for f in fields if f["weak"]]
     assert weak and all(f"WEAK GOLD: {f['weak']}" in text for f in weak)
     assert ("ABOVE THE CEILING" in text) == (policy == "majority")
+
+
+@needs_s8f
+def test_models_are_checked_against_people_with_scikit_learn_s_kappa(packet: Path, tmp_path: Path) -> None:
+    from sklearn.metrics import cohen_kappa_score
+
+    everyone = {**noisy(packet, seed=5), **{f"m{k}": v for k, v in noisy(packet, seed=9, keep=0.5).items()}}
+    kinds = {n: "person" if n in ("ann", "bob") else "model" for n in everyone}
+    paths = [labels_file(tmp_path / f"{n}.json", packet, n, entries, kind=kinds[n]) for n, entries in everyone.items()]
+    done = run_cli("adjudicate", "agree", packet, *paths, "--format", "json", "--resamples", "50")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    given = {n: {(e["id"], e["field"]): e["values"][0] for e in entries} for n, entries in everyone.items()}
+
+    def kappa(a: str, b: str, field: str) -> float:
+        both = sorted(k for k in given[a] if k in given[b] and k[1] == field)
+        return cohen_kappa_score([given[a][k] for k in both], [given[b][k] for k in both])
+
+    models = sorted(n for n in everyone if kinds[n] == "model")
+    fields = [f["name"] for f in json.loads(packet.read_text(encoding="utf-8"))["rubric"]]
+    assert len(document["judges"]) == len(models) * len(fields)
+    for j in document["judges"]:
+        pairs = [kappa(j["model"], person, j["field"]) for person in ("ann", "bob")]
+        pair_rows = {f["adjudicators"]: f["value"] for f in document["figures"]
+                     if f["field"] == j["field"] and f["statistic"] == "kappa"}  # fmt: skip
+        for person, value in zip(("ann", "bob"), pairs):
+            assert pair_rows[" ~ ".join(sorted((j["model"], person)))] == pytest.approx(value, abs=1e-6)
+        assert j["people"] == 2 and j["kappa_with_people"] == pytest.approx(sum(pairs) / 2, abs=1e-6)
+        assert j["people_kappa"] == pytest.approx(kappa("ann", "bob", j["field"]), abs=1e-6)
+        assert j["as_well_as_people"] == (j["kappa_with_people"] >= j["people_kappa"])
+        assert j["kappa_with_people_low"] <= j["kappa_with_people"] <= j["kappa_with_people_high"]
+    text = run_cli("adjudicate", "agree", packet, *paths, "--resamples", "50").stdout
+    assert "models against people" in text and "less well than people" in text
+    made = make(packet, tmp_path, everyone, kinds, "majority", "--allow-weak")
+    assert made.returncode == 0, made.stderr
+    report = json.loads((tmp_path / "semantic-report.json").read_text(encoding="utf-8"))
+    assert report["judges"] == document["judges"]  # the same resamples and seed
+    assert "models against people:" in made.stdout

@@ -46,6 +46,7 @@ def agreement(
         "figures": tables["agreement"],
         "confusion": tables["pair_confusion"],
         "disagreements": [{"id": row["id"], "fields": row["fields"]} for row in tables["disagreements"]],
+        "judges": tables["judge_agreement"],
     }
 
 
@@ -60,7 +61,8 @@ def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
         run_steps(con, AGREEMENT_STEPS)
-        return {name: rows(con, f"SELECT * FROM {name}") for name in ("agreement", "pair_confusion", "disagreements")}
+        return {name: rows(con, f"SELECT * FROM {name}")
+                for name in ("agreement", "pair_confusion", "disagreements", "judge_agreement")}  # fmt: skip
 
 
 def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels],
@@ -114,7 +116,29 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
                  *[[c["field"], f"{c['a']} ~ {c['b']}", c["label_a"], c["label_b"], str(c["records"])]
                    for c in document["confusion"]]]  # fmt: skip
     disagreed = f"records they disagree on: {len(document['disagreements'])}"
-    return "\n\n".join([aligned([header, *who]), aligned(cells), aligned(confusion), disagreed])
+    parts = [aligned([header, *who]), aligned(cells), aligned(confusion), disagreed]
+    if document["judges"]:
+        parts.append("models against people: each model's kappa with the persons beside the persons' own\n"
+                     + aligned(judge_rows(document["judges"])))  # fmt: skip
+    return "\n\n".join(parts)
+
+
+def judge_rows(judges: list[dict[str, Any]]) -> list[list[str]]:
+    """judge_agreement.sql's rows as table cells, with the verdict in words."""
+
+    def kappa(row: dict[str, Any], name: str) -> str:
+        return "-" if row[name] is None else f"{row[name]:.3f} [{row[name + '_low']:.3f}, {row[name + '_high']:.3f}]"
+
+    def verdict(row: dict[str, Any]) -> str:
+        if row["as_well_as_people"] is None:
+            return "no people to compare with" if row["kappa_with_people"] is None else "no pair of people"
+        if row["as_well_as_people"]:
+            return "as well as people"
+        return "less well than people" if row["clearly_below"] else "below people, within its interval"
+
+    return [["field", "model", "people", "kappa with people", "people's kappa", "verdict"],
+            *[[j["field"], j["model"], str(j["people"]), kappa(j, "kappa_with_people"), kappa(j, "people_kappa"),
+               verdict(j)] for j in judges]]  # fmt: skip
 
 
 def write_disagreements(document: dict[str, Any], packet_path: Path, output: Path) -> int:

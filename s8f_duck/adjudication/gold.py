@@ -153,6 +153,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
                              "ORDER BY record_index, field_index")  # fmt: skip
         counts = rows(con, "SELECT * FROM gold_counts")
         agreement = rows(con, "SELECT * FROM agreement")
+        judges = rows(con, "SELECT * FROM judge_agreement")
         ceilings = rows(con, "SELECT * FROM gold_ceilings")
         adjudicator_ceilings = rows(con, "SELECT * EXCLUDE (field_index) FROM adjudicator_ceilings")
         gates = {"min_alpha": inputs.min_alpha, "min_records": inputs.min_records}
@@ -174,7 +175,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         "resolver": _who(inputs.resolver) if inputs.resolver else None, "counts": counts,
         "agreement": {"resamples": inputs.resamples, "seed": inputs.seed, "figures": agreement},
         "ceilings": ceilings, "adjudicator_ceilings": adjudicator_ceilings, "gates": gates, "weaknesses": weaknesses,
-        "leak_checks": checks,
+        "judges": judges, "leak_checks": checks,
     }  # fmt: skip
     return semantic, dumps(report), report
 

@@ -196,6 +196,11 @@ def gold(
         say(quiet, f"WEAK GOLD (--allow-weak): {describe_weaknesses(written['weaknesses'])}", to_stderr=True)
     for line in ceiling_lines(written):
         say(quiet, line)
+    if written["judges"]:
+        from s8f_duck.adjudication.agreement import judge_rows
+        from s8f_duck.pipeline.text_tables import aligned
+
+        say(quiet, "models against people:\n" + aligned(judge_rows(written["judges"])))
 
 
 @adjudicate.command()
