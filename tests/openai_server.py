@@ -16,7 +16,10 @@ gives each field its first label, quoting the title's first word. Faults: `bad_o
 rubric, "quote" a quote not in the text), `status` (request number, from 1 -> 429 with a
 50 ms retry-after, or 500, 503...), `hang_after` (after that many answers, hold each new
 request `hang_seconds`, then answer 503: to kill a client mid-run; set it to None and the
-requests that come next are answered, the ones held stay unanswered).
+requests that come next are answered, the ones held stay unanswered). `position_bias`
+(record ids): answer every record by the labels alone, whatever its text: those records
+with each field's label listed first in the request's schema (so reversing the labels
+changes the answer), the others with the label first in alphabetical order (so it does not).
 """
 
 from __future__ import annotations
@@ -114,6 +117,7 @@ class OpenAIServer:
     status: dict[int, int] = field(default_factory=dict)
     hang_after: int | None = None
     hang_seconds: float = 60.0
+    position_bias: set[str] | None = None
     url: str = ""  # the API's base URL, …/v1
     requests: list[dict[str, Any]] = field(default_factory=list)  # every request, in the order they came
     closing: bool = False
@@ -145,6 +149,10 @@ class OpenAIServer:
                 held += 0.05
             return JSONResponse({"error": {"message": "held, not answered"}}, 503)
         good = LABELLERS[self.behaviour](record, fields_of(body))
+        if self.position_bias is not None:
+            quote = first_words(record)
+            good = {name: {"values": [labels[0] if record["id"] in self.position_bias else min(labels)],
+                           "evidence": [quote] if quote else []} for name, labels, _ in fields_of(body)}  # fmt: skip
         is_bad = record["id"] in self.bad_always or (record["id"] in self.bad_once and seen["attempt"] == 1)
         content = bad_answer(self.bad, good) if is_bad else json.dumps(good)
         seen["answered"] = True

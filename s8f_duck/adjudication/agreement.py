@@ -13,8 +13,9 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.adjudication.labels import Labels, read_adjudicators
+from s8f_duck.adjudication.labels import Labels, _checked, read_adjudicators
 from s8f_duck.adjudication.packet import Packet, read_packet
+from s8f_duck.adjudication.probe import probe_lines
 from s8f_duck.pipeline.steps import AGREEMENT_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.gojson import dumps
@@ -47,6 +48,7 @@ def agreement(
         "confusion": tables["pair_confusion"],
         "disagreements": [{"id": row["id"], "fields": row["fields"]} for row in tables["disagreements"]],
         "judges": tables["judge_agreement"],
+        "probe": tables["probe_changes"],
     }
 
 
@@ -58,11 +60,12 @@ def figures(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
 def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: int) -> dict[str, list[dict[str, Any]]]:
     with connect() as con:
         label_tables(con, packet, everyone)
+        probe_tables(con, packet, everyone)
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
         run_steps(con, AGREEMENT_STEPS)
         return {name: rows(con, f"SELECT * FROM {name}")
-                for name in ("agreement", "pair_confusion", "disagreements", "judge_agreement")}  # fmt: skip
+                for name in ("agreement", "pair_confusion", "disagreements", "judge_agreement", "probe_changes")}  # fmt: skip
 
 
 def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels],
@@ -81,6 +84,32 @@ def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Seque
     con.register("_labels", _arrow(labelled))
     con.execute(f'CREATE OR REPLACE TABLE "{table}" AS SELECT * FROM _labels')
     con.unregister("_labels")
+
+
+def probe_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels]) -> None:
+    """probe_labels: each model adjudicator's second answers, checked as labels are."""
+    labelled = []
+    for labels in everyone:
+        if labels.path.suffix.lower() == ".csv":
+            continue
+        probe = read_json_file(labels.path).get("probe")
+        if not isinstance(probe, dict) or not isinstance(probe.get("labels"), list):
+            continue
+        second = _checked(labels.path, packet, labels.adjudicator, labels.kind, probe["labels"])
+        labelled += [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
+                     for (record_id, field), values in second.labels.items()]  # fmt: skip
+    con.register("_probe", _arrow(labelled))
+    con.execute("CREATE OR REPLACE TABLE probe_labels AS SELECT * FROM _probe")
+    con.unregister("_probe")
+
+
+def probe_changes(packet: Packet, everyone: Sequence[Labels]) -> list[dict[str, Any]]:
+    """probe_changes.sql's rows for these labels files (on a connection of its own)."""
+    with connect() as con:
+        label_tables(con, packet, everyone)
+        probe_tables(con, packet, everyone)
+        run_steps(con, ("adjudication/probe_changes",))
+        return rows(con, "SELECT * FROM probe_changes")
 
 
 def _arrow(labelled: list[tuple[Any, ...]]) -> Any:
@@ -117,6 +146,8 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
                    for c in document["confusion"]]]  # fmt: skip
     disagreed = f"records they disagree on: {len(document['disagreements'])}"
     parts = [aligned([header, *who]), aligned(cells), aligned(confusion), disagreed]
+    if document["probe"]:
+        parts.append("\n".join(probe_lines(document["probe"])))
     if document["judges"]:
         parts.append("models against people: each model's kappa with the persons beside the persons' own\n"
                      + aligned(judge_rows(document["judges"])))  # fmt: skip

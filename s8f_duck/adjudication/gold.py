@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from s8f_duck.adjudication.agreement import label_tables
+from s8f_duck.adjudication.agreement import label_tables, probe_tables
 from s8f_duck.adjudication.labels import Labels, read_adjudicators, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.pipeline.steps import GOLD_STEPS, SEMANTIC_LEAK_CHECK_STEPS, connect, create_table, rows, run_steps
@@ -142,6 +142,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         label_tables(con, packet, [inputs.resolver] if inputs.resolver else [], table="resolver_labels")
         con.execute("ALTER TABLE resolver_labels DROP COLUMN adjudicator")
         label_tables(con, packet, inputs.everyone)
+        probe_tables(con, packet, inputs.everyone)
         for name, value in (("gold_policy", inputs.policy), ("agreement_resamples", inputs.resamples),
                             ("agreement_seed", inputs.seed), ("gold_min_alpha", inputs.min_alpha),
                             ("gold_min_records", inputs.min_records)):  # fmt: skip
@@ -154,6 +155,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         counts = rows(con, "SELECT * FROM gold_counts")
         agreement = rows(con, "SELECT * FROM agreement")
         judges = rows(con, "SELECT * FROM judge_agreement")
+        probe = rows(con, "SELECT * FROM probe_changes")
         ceilings = rows(con, "SELECT * FROM gold_ceilings")
         adjudicator_ceilings = rows(con, "SELECT * EXCLUDE (field_index) FROM adjudicator_ceilings")
         gates = {"min_alpha": inputs.min_alpha, "min_records": inputs.min_records}
@@ -175,7 +177,7 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         "resolver": _who(inputs.resolver) if inputs.resolver else None, "counts": counts,
         "agreement": {"resamples": inputs.resamples, "seed": inputs.seed, "figures": agreement},
         "ceilings": ceilings, "adjudicator_ceilings": adjudicator_ceilings, "gates": gates, "weaknesses": weaknesses,
-        "judges": judges, "leak_checks": checks,
+        "judges": judges, "probe": probe, "leak_checks": checks,
     }  # fmt: skip
     return semantic, dumps(report), report
 

@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from s8f_duck.adjudication import probe as probing
+from s8f_duck.adjudication.agreement import probe_changes
 from s8f_duck.adjudication.journal import Journal
-from s8f_duck.adjudication.labels import LABELS_SCHEMA
+from s8f_duck.adjudication.labels import LABELS_SCHEMA, read_labels
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
 from s8f_duck.reading.gojson import dumps
@@ -39,14 +41,16 @@ class Asking:
     prompt: Prompt
     packet: Packet
     stop: threading.Event = field(default_factory=threading.Event)  # set at the first failure: no more requests
+    probe: Prompt | None = None  # --probe-order: each record asked again with the labels reversed (probe.py)
 
 
 def adjudicate_model(
     packet_path: Path, output: Path, endpoint: str, model: str, *, name: str | None = None,
     api_key_env: str | None = None, concurrency: int = 4, max_retries: int = 4, timeout: float = 120.0,
-    progress: Progress | None = None,
+    progress: Progress | None = None, probe_order: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
-    """Write the labels file; return its totals."""
+    """Write the labels file; return its totals (and with probe_order, the probe's
+    share of changed answers per field)."""
     progress = progress or Progress("adjudicate model")
     journal_path = Path(f"{output}.journal")
     arguments.check({"PACKET": packet_path}, {"--output": output, "the journal": journal_path})
@@ -58,11 +62,14 @@ def adjudicate_model(
     if not who:
         raise UnusableInput("--name: give the adjudicator a name")
     binding = {"packet_sha256": packet.sha256, "model": model, "endpoint": endpoint, "prompt_sha256": prompt.sha256}
+    probe = probing.reversed_prompt(packet.rubric) if probe_order else None
+    if probe is not None:  # a journal without the probe's answers is not resumed with it
+        binding["probe_prompt_sha256"] = probe.sha256
     outputs = Outputs([output])  # its directory locked: one run at a time appends to the journal
     try:
         journal = Journal.open(journal_path, binding, {r["id"] for r in packet.records})
         try:
-            asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet)
+            asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet, probe=probe)
             _ask_all(asking, journal, concurrency, progress)
         finally:
             journal.close()
@@ -70,11 +77,15 @@ def adjudicate_model(
         adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
                        "prompt_sha256": prompt.sha256}  # fmt: skip
         document = _document(packet, adjudicator, journal.results)
+        if probe is not None:
+            document["probe"] = probing.probe_document(probe, [journal.results[r["id"]] for r in packet.records])
         write_text(outputs.temp_for(output), dumps(document))
         outputs.commit()
         journal_path.unlink()
     finally:
         outputs.discard()
+    if probe is not None:
+        return {**document["totals"], "probe": probe_changes(packet, [read_labels(output, packet)])}
     return document["totals"]
 
 
@@ -186,15 +197,20 @@ def _labelled(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
                         {"role": "user", "content": ASK_AGAIN.format(reason=bad)}]  # fmt: skip
             continue
         requests.append({"id": record["id"], "attempt": attempt, "valid": True, "reason": None, **request})
+        if asking.probe is not None:
+            second, asked = probing.probe_record(lambda m, p: _ask(asking, m, p), asking.probe, record,
+                                                 asking.packet.rubric, ATTEMPTS)  # fmt: skip
+            return {"id": record["id"], "labels": labels, "requests": [*requests, *asked], "probe": second}
         return {"id": record["id"], "labels": labels, "requests": requests}
     return {"id": record["id"], "invalid": requests[-1]["reason"], "requests": requests}
 
 
-def _ask(asking: Asking, messages: list[dict[str, str]]) -> tuple[str | None, dict[str, Any]]:
-    """One answer's text, and its request's tokens, time and the client's retries."""
+def _ask(asking: Asking, messages: list[dict[str, str]], prompt: Prompt | None = None) -> tuple[str | None, dict[str, Any]]:
+    """One answer's text, and its request's tokens, time and the client's retries (the
+    answer's schema the prompt's: the probe's lists the labels reversed)."""
     started = time.perf_counter()
     raw = asking.client.chat.completions.with_raw_response.create(
-        model=asking.model, messages=messages, response_format=asking.prompt.response_format()
+        model=asking.model, messages=messages, response_format=(prompt or asking.prompt).response_format()
     )
     completion = raw.parse()
     latency_ms = round((time.perf_counter() - started) * 1000)

@@ -201,6 +201,10 @@ def gold(
         from s8f_duck.pipeline.text_tables import aligned
 
         say(quiet, "models against people:\n" + aligned(judge_rows(written["judges"])))
+    if written["probe"]:
+        from s8f_duck.adjudication.probe import probe_lines
+
+        say(quiet, "\n".join(probe_lines(written["probe"])))
 
 
 @adjudicate.command()
@@ -216,6 +220,10 @@ def model(
     concurrency: Annotated[int, typer.Option(help="Requests under way at once.")] = 4,
     max_retries: Annotated[int, typer.Option(help="Retries of a request after a 429, a 5xx or a lost connection.")] = 4,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for one answer.")] = 120.0,
+    probe_order: Annotated[
+        bool, typer.Option("--probe-order", help="Ask each record again with every field's labels reversed and "
+                                                 "record the share of answers that change (the labels keep the first).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -238,9 +246,13 @@ def model(
     progress = Progress.for_options("adjudicate model", quiet=quiet, verbose=verbose)
     totals = guarded("adjudicate model", lambda: adjudicate_model(
         packet, output, endpoint, model, name=name, api_key_env=api_key_env, concurrency=concurrency,
-        max_retries=max_retries, timeout=timeout, progress=progress))  # fmt: skip
+        max_retries=max_retries, timeout=timeout, progress=progress, probe_order=probe_order))  # fmt: skip
     progress.done()
     waited = totals["latency_ms"] / 1000
     say(quiet, f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)\n"
                f"{totals['requests']} requests: {totals['prompt_tokens']} prompt tokens, "
                f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited in all")  # fmt: skip
+    if "probe" in totals:
+        from s8f_duck.adjudication.probe import probe_lines
+
+        say(quiet, "\n".join(probe_lines(totals["probe"])))

@@ -103,7 +103,7 @@ AGREEMENT_STEPS: tuple[str, ...] = (
     "adjudication/agreement_weights", "adjudication/pair_agreement", "adjudication/label_distances",
     "adjudication/field_alpha",
     "adjudication/agreement", "adjudication/pair_confusion", "adjudication/disagreements",
-    "adjudication/judge_agreement",
+    "adjudication/judge_agreement", "adjudication/probe_changes",
 )
 
 # adjudicate gold (after load_public, the inputs of adjudicate agree, resolver_labels and

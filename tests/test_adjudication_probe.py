@@ -1,0 +1,53 @@
+"""`adjudicate model --probe-order`: each record asked a second time with every field's
+labels reversed; the loopback test server is made to change its answer on a chosen set of
+records, and the share of changed answers per field is exactly that set's share, in the
+model's output, `agree` and the gold report; the labels keep the first answer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from adjudicated import labelled, labels_file
+from conftest import S8F_ANSWERS, S8F_PUBLIC, needs_s8f, run_cli
+from openai_server import openai_server
+
+
+@needs_s8f
+def test_the_probe_s_share_of_changed_answers_is_what_the_server_was_made_to_change(packet: Path,
+                                                                                    tmp_path: Path) -> None:  # fmt: skip
+    document = json.loads(packet.read_text(encoding="utf-8"))
+    ids = [r["id"] for r in document["records"]]
+    biased = set(ids[::4])  # a quarter of the records answer by the labels' order
+    labels = tmp_path / "probed.json"
+    with openai_server("first", position_bias=biased) as server:
+        done = run_cli("adjudicate", "model", packet, "--endpoint", server.url, "--model", "m", "--output", labels,
+                       "--probe-order", "--concurrency", "2")  # fmt: skip
+        asked = list(server.requests)
+    assert done.returncode == 0, done.stderr
+    assert len(asked) == 2 * len(ids)  # every record twice
+    second = [r for r in asked if r["response_format"]["json_schema"]["schema"]["properties"][
+        document["rubric"][0]["name"]]["properties"]["values"]["items"]["enum"] == document["rubric"][0]["values"][::-1]]
+    assert len(second) == len(ids)  # the probe's requests list the labels reversed
+    written = json.loads(labels.read_text(encoding="utf-8"))
+    first_label = {f["name"]: f["values"][0] for f in document["rubric"]}
+    for label in written["labels"]:  # the labels keep the first answer
+        f = next(f for f in document["rubric"] if f["name"] == label["field"])
+        assert label["values"] == [first_label[f["name"]] if label["id"] in biased else min(f["values"])]
+    share = len(biased) / len(ids)
+    for f in document["rubric"]:
+        line = f"position probe m, {f['name']}: {len(biased)}/{len(ids)} answers changed with the labels reversed"
+        assert line in done.stdout, done.stdout
+    agreed = run_cli("adjudicate", "agree", packet, labels, labels_file(tmp_path / "p.json", packet, "p",
+                     labelled(packet, lambda k, f: f["values"][0]), kind="person"), "--format", "json",
+                     "--resamples", "20")  # fmt: skip
+    assert agreed.returncode == 0, agreed.stderr
+    probe = json.loads(agreed.stdout)["probe"]
+    assert [(p["adjudicator"], p["field"]) for p in probe] == [("m", f["name"]) for f in document["rubric"]]
+    assert all(p["share"] == round(share, 6) and p["records"] == len(ids) for p in probe)
+    made = run_cli("adjudicate", "gold", packet, labels, tmp_path / "p.json", "--policy", "majority",
+                   "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--output", tmp_path / "semantic.json",
+                   "--report", tmp_path / "report.json", "--resamples", "20", "--allow-weak")  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    assert json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))["probe"] == probe
+    assert "position probe m" in made.stdout
