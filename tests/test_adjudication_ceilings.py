@@ -115,8 +115,9 @@ def test_leave_one_out_ceilings_are_scikit_learn_s_accuracy(packet: Path, tmp_pa
 
 
 @needs_s8f
-def test_a_random_adjudicator_s_gold_is_refused_at_the_gates_and_written_with_allow_weak(packet: Path,
-                                                                                          tmp_path: Path) -> None:  # fmt: skip
+def test_a_random_adjudicator_s_gold_is_refused_at_the_gates_and_written_with_allow_weak(
+    packet: Path, tmp_path: Path
+) -> None:
     document = json.loads(packet.read_text(encoding="utf-8"))
     rng = random.Random(3)
     everyone = {
@@ -161,7 +162,8 @@ def test_a_copy_of_an_adjudicator_is_marked_only_above_the_ceiling_and_weak_gold
     copy = tmp_path / "copy.json"
     copy.write_text(json.dumps({"schema": SUBMISSION_SCHEMA, "corpus_sha256": S8F_PUBLIC_SHA256, "answers": [],
                                 "semantic": [{k: e[k] for k in ("id", "field", "values")} for e in everyone["ann"]]}))
-    graded = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", copy, "--semantic", semantic, "--format", "json")
+    graded = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", copy, "--semantic", semantic,
+                     "--format", "json")  # fmt: skip
     fields = json.loads(graded.stdout)["semantic"]["fields"]
     for f in fields:
         ceiling = next(c for c in bundle["ceilings"] if (c["field"], c["split"]) == (f["field"], "test"))

@@ -14,8 +14,9 @@ from openai_server import openai_server
 
 
 @needs_s8f
-def test_the_probe_s_share_of_changed_answers_is_what_the_server_was_made_to_change(packet: Path,
-                                                                                    tmp_path: Path) -> None:  # fmt: skip
+def test_the_probe_s_share_of_changed_answers_is_what_the_server_was_made_to_change(
+    packet: Path, tmp_path: Path
+) -> None:
     document = json.loads(packet.read_text(encoding="utf-8"))
     ids = [r["id"] for r in document["records"]]
     biased = set(ids[::4])  # a quarter of the records answer by the labels' order
@@ -26,8 +27,9 @@ def test_the_probe_s_share_of_changed_answers_is_what_the_server_was_made_to_cha
         asked = list(server.requests)
     assert done.returncode == 0, done.stderr
     assert len(asked) == 2 * len(ids)  # every record twice
-    second = [r for r in asked if r["response_format"]["json_schema"]["schema"]["properties"][
-        document["rubric"][0]["name"]]["properties"]["values"]["items"]["enum"] == document["rubric"][0]["values"][::-1]]
+    first_field = document["rubric"][0]
+    second = [r for r in asked if r["response_format"]["json_schema"]["schema"]["properties"][first_field["name"]][
+        "properties"]["values"]["items"]["enum"] == first_field["values"][::-1]]  # fmt: skip
     assert len(second) == len(ids)  # the probe's requests list the labels reversed
     written = json.loads(labels.read_text(encoding="utf-8"))
     first_label = {f["name"]: f["values"][0] for f in document["rubric"]}

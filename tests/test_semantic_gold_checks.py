@@ -77,7 +77,8 @@ def checked_runs(packet: Path, tmp_path_factory: pytest.TempPathFactory) -> dict
     directory.mkdir()
     (directory / "sub.json").write_text(json.dumps({
         "schema": SUBMISSION_SCHEMA, "corpus_sha256": S8F_PUBLIC_SHA256, "answers": [],
-        "semantic": [{"id": g["id"], "field": g["field"], "values": g["values"]} for g in bundle["gold"]]}))  # fmt: skip
+        "semantic": [{"id": g["id"], "field": g["field"], "values": g["values"]} for g in bundle["gold"]],
+    }))  # fmt: skip
     done = run_cli(*common(unanimous), "--name", "unanimous-copy", "--candidate-dir", directory,
                    "--", "/bin/cp", "/candidate/sub.json", "/out/submission.json")  # fmt: skip
     assert "graded" in done.stdout, done.stdout + done.stderr

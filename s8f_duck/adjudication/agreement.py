@@ -64,8 +64,8 @@ def _tables(packet: Packet, everyone: Sequence[Labels], resamples: int, seed: in
         con.execute("SET VARIABLE agreement_resamples = ?", [resamples])
         con.execute("SET VARIABLE agreement_seed = ?", [seed])
         run_steps(con, AGREEMENT_STEPS)
-        return {name: rows(con, f"SELECT * FROM {name}")
-                for name in ("agreement", "pair_confusion", "disagreements", "judge_agreement", "probe_changes")}  # fmt: skip
+        names = ("agreement", "pair_confusion", "disagreements", "judge_agreement", "probe_changes")
+        return {name: rows(con, f"SELECT * FROM {name}") for name in names}
 
 
 def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels],

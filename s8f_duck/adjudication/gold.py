@@ -160,7 +160,8 @@ def derive(inputs: GoldInputs, progress: Progress) -> tuple[str, str, dict[str, 
         adjudicator_ceilings = rows(con, "SELECT * EXCLUDE (field_index) FROM adjudicator_ceilings")
         gates = {"min_alpha": inputs.min_alpha, "min_records": inputs.min_records}
         weaknesses = rows(con, "SELECT * FROM gold_gates")
-        models = sorted({who["model"] for who in map(_who, inputs.everyone) if who["kind"] == "model" and "model" in who})
+        described = [_who(labels) for labels in inputs.everyone]
+        models = sorted({who["model"] for who in described if who["kind"] == "model" and "model" in who})
         semantic = dumps({
             "schema": SEMANTIC_SCHEMA, "corpus_sha256": packet.corpus_sha256, "answers_sha256": inputs.answers_sha256,
             "packet_sha256": packet.sha256, "rubric_sha256": packet.rubric.sha256, "policy": inputs.policy,

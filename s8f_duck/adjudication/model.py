@@ -205,7 +205,9 @@ def _labelled(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
     return {"id": record["id"], "invalid": requests[-1]["reason"], "requests": requests}
 
 
-def _ask(asking: Asking, messages: list[dict[str, str]], prompt: Prompt | None = None) -> tuple[str | None, dict[str, Any]]:
+def _ask(
+    asking: Asking, messages: list[dict[str, str]], prompt: Prompt | None = None
+) -> tuple[str | None, dict[str, Any]]:
     """One answer's text, and its request's tokens, time and the client's retries (the
     answer's schema the prompt's: the probe's lists the labels reversed)."""
     started = time.perf_counter()

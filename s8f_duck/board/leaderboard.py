@@ -193,9 +193,10 @@ def _document(
         con, "SELECT s.* EXCLUDE (run_index, group_id) FROM semantic_runs AS s JOIN leaderboard USING (run_id) "
              "ORDER BY position") if semantic else []  # fmt: skip
     bundles = rows(
-        con, "SELECT semantic_sha256, any_value(policy) AS policy, any_value(model_adjudicators) AS model_adjudicators, "
-             "list(run_id ORDER BY position) AS runs FROM semantic_runs JOIN leaderboard USING (run_id) "
-             "GROUP BY semantic_sha256 ORDER BY min(position)") if semantic else []  # fmt: skip
+        con, "SELECT semantic_sha256, any_value(policy) AS policy, "
+             "any_value(model_adjudicators) AS model_adjudicators, list(run_id ORDER BY position) AS runs "
+             "FROM semantic_runs JOIN leaderboard USING (run_id) GROUP BY semantic_sha256 "
+             "ORDER BY min(position)") if semantic else []  # fmt: skip
     semantic_overall = rows(
         con, "SELECT s.* EXCLUDE (run_index) FROM semantic_overall AS s JOIN leaderboard USING (run_id) "
              "ORDER BY position") if semantic else []  # fmt: skip

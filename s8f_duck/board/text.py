@@ -242,8 +242,8 @@ def _semantic_sections(board: dict[str, Any]) -> list[str]:
             [_clip(s["field"], 16), _clip(runs[s["run_id"]]["name"], 16), s["records"],
              _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
              s["ceiling_note"] and "n/a" or _score(s["ceiling"], s["ceiling_low"], s["ceiling_high"]),
-             " ".join(m for m, on in (("ABOVE", s["above_ceiling"]), ("WEAK", s["weak"]), ("SELF", s["self_preference"]))
-                      if on)]
+             " ".join(m for m, on in (("ABOVE", s["above_ceiling"]), ("WEAK", s["weak"]),
+                                      ("SELF", s["self_preference"])) if on)]
             for s in sorted(scores, key=lambda s: s["field_index"])  # runs in rank order: stable
         ]  # fmt: skip
         weak = list(dict.fromkeys(f"{s['field']}: {s['weak']}" for s in sorted(scores, key=lambda s: s["field_index"])
@@ -254,8 +254,8 @@ def _semantic_sections(board: dict[str, Any]) -> list[str]:
             f"Adjudicated fields graded on semantic bundle {bundle['semantic_sha256'][:12]} ({bundle['policy']} "
             f"policy; model adjudicators: {models}): accuracy with its 95% interval beside the ceiling measured on the "
             "records graded (each adjudicator against the others' gold); ABOVE: above the ceiling's interval, WEAK: "
-            "weak gold, SELF: the run asked a model adjudicator (macro-F1: --format json or csv)\n" + _grid(header, body, [False, False, True])
-            + "".join(f"\nweak gold, {w}" for w in weak))  # fmt: skip
+            "weak gold, SELF: the run asked a model adjudicator (macro-F1: --format json or csv)\n"
+            + _grid(header, body, [False, False, True]) + "".join(f"\nweak gold, {w}" for w in weak))  # fmt: skip
     return sections
 
 

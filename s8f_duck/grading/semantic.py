@@ -125,7 +125,8 @@ def load(con: duckdb.DuckDBPyConnection, bundle: SemanticBundle, submission: _Su
                  c.note) for c in bundle.ceilings]  # fmt: skip
     create_table(con, "semantic_ceilings", {
         "field": "VARCHAR", "split": "VARCHAR", "alpha": "DOUBLE", "ceiling": "DOUBLE", "ceiling_low": "DOUBLE",
-        "ceiling_high": "DOUBLE", "ceiling_basis": "VARCHAR", "coverage": "DOUBLE", "note": "VARCHAR"}, ceilings)  # fmt: skip
+        "ceiling_high": "DOUBLE", "ceiling_basis": "VARCHAR", "coverage": "DOUBLE", "note": "VARCHAR",
+    }, ceilings)  # fmt: skip
     weak = [(w.field, w.split, w.figure, w.value, w.minimum) for w in bundle.weaknesses]
     create_table(con, "semantic_weaknesses", {"field": "VARCHAR", "split": "VARCHAR", "figure": "VARCHAR",
                                               "value": "DOUBLE", "minimum": "DOUBLE"}, weak)  # fmt: skip

@@ -186,7 +186,8 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
 # field the semantic grade beside its ceiling, per label, and the comparison's differences.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
-    "leaderboard/semantic_runs", "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
+    "leaderboard/semantic_runs", "leaderboard/semantic_scores",
+    "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
     "leaderboard/semantic_differences",
 )
 

@@ -45,7 +45,8 @@ SELECT
     coalesce(round(x.accuracy, 6) > c.ceiling_high, false) AS above_ceiling, c.coverage AS gold_coverage,
     (
         SELECT string_agg(CASE w.figure
-            WHEN 'alpha' THEN 'alpha ' || coalesce(printf('%.3f', w.value), 'undefined') || ' < ' || printf('%.3f', w.minimum)
+            WHEN 'alpha'
+                THEN 'alpha ' || coalesce(printf('%.3f', w.value), 'undefined') || ' < ' || printf('%.3f', w.minimum)
             ELSE w.value::BIGINT || ' ' || w.split || ' gold records < ' || w.minimum::BIGINT END, '; ')
         FROM semantic_weaknesses AS w WHERE w.field = f.field AND (w.split IS NULL OR w.split = graded_split())
     ) AS weak,
