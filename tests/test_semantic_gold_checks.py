@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import duckdb
 import pytest
 from adjudicated import RUBRIC, three
+from browser import needs_chromium, open_page
 from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_PUBLIC_SHA256, run_cli
 from openai_server import openai_server
 
@@ -142,3 +143,21 @@ def test_weak_gold_is_marked_beside_every_score(checked_runs: dict[str, Any]) ->
     scored = [line for line in lines if any(n in line for n in ("asks-", "unanimous-copy"))]
     assert len(scored) == 9 and all("WEAK" in line for line in scored)
     assert any(line.startswith("weak gold, kind: alpha ") for line in lines)
+
+
+@needs_chromium
+def test_the_page_has_a_chart_per_field_and_bundle_with_the_marks(checked_runs: dict[str, Any], browser: Any) -> None:
+    page = checked_runs["db"].parent / "leaderboard.html"
+    done = board(checked_runs, "--html", page)
+    assert done.returncode == 0, done.stderr
+    tab, seen = open_page(browser, page)
+    cards = tab.locator("#semantic-charts .chart")
+    assert cards.count() == 2 * 3  # three fields, two bundles: never one chart for both golds
+    assert len({cards.nth(k).get_attribute("data-bundle") for k in range(cards.count())}) == 2
+    titles = tab.locator("#semantic-charts circle.mark title").all_text_contents()
+    judge = [t for t in titles if "asks-the-judge" in t]
+    other = [t for t in titles if "asks-another" in t]
+    assert judge and all(t.startswith("WEAK SELF asks-the-judge") and "WEAK GOLD: alpha" in t for t in judge)
+    assert other and all(t.startswith("WEAK asks-another") and "SELF" not in t for t in other)
+    assert seen["errors"] == [] and set(seen["requests"]) == {page.as_uri()}
+    tab.context.close()
