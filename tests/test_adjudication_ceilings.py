@@ -217,3 +217,19 @@ def test_models_are_checked_against_people_with_scikit_learn_s_kappa(packet: Pat
     report = json.loads((tmp_path / "semantic-report.json").read_text(encoding="utf-8"))
     assert report["judges"] == document["judges"]  # the same resamples and seed
     assert "models against people:" in made.stdout
+
+
+@needs_s8f
+def test_a_field_one_adjudicator_labelled_has_no_ceiling_but_a_note(packet: Path, tmp_path: Path) -> None:
+    everyone = noisy(packet, seed=2, missing=0.0)
+    first = json.loads(packet.read_text(encoding="utf-8"))["rubric"][0]["name"]
+    everyone = {"ann": everyone["ann"], "bob": [e for e in everyone["bob"] if e["field"] != first]}
+    done = make(packet, tmp_path, everyone, dict.fromkeys(everyone, "person"), "majority", "--allow-weak")
+    assert done.returncode == 0, done.stderr
+    bundle = json.loads((tmp_path / "semantic.json").read_text(encoding="utf-8"))
+    for c in bundle["ceilings"]:
+        if c["field"] == first:  # only ann labelled it: no gold, nobody to grade her against
+            assert c["ceiling"] is None and c["note"].startswith("cannot be measured") and c["gold_records"] == 0
+            assert f"ceiling {first} on {c['split']}: cannot be measured" in done.stdout
+        else:  # two people: each graded against the other on the records both agree on (majority of two)
+            assert c["ceiling"] == 1.0 and c["note"] is None and c["ceiling_basis"] == "best person: ann"

@@ -284,10 +284,14 @@ def report_settings(report_path: Path) -> tuple[str, int, int]:
 
 
 def ceiling_lines(report: dict[str, Any]) -> list[str]:
-    """Per field and split: the ceiling measured on the records graded, and the coverage."""
+    """Per field and split: the ceiling measured on the records graded, each adjudicator's
+    accuracy against the others' gold, and the coverage."""
     lines = []
     for c in report["ceilings"]:
-        kept = f"gold on {c['gold_records']}/{c['packet_records']} {c['split']} records (coverage {c['coverage']:.3f})"
+        each = ", ".join(f"{a['adjudicator']} {a['accuracy']:.3f}" for a in report["adjudicator_ceilings"]
+                         if (a["field"], a["split"]) == (c["field"], c["split"]))  # fmt: skip
+        kept = (f"{'each against the others: ' + each + '; ' if each else ''}gold on {c['gold_records']}/"
+                f"{c['packet_records']} {c['split']} records (coverage {c['coverage']:.3f})")  # fmt: skip
         if c["ceiling"] is None:
             lines.append(f"ceiling {c['field']} on {c['split']}: {c['note']}; {kept}")
         else:
