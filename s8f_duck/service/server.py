@@ -37,7 +37,6 @@ from starlette.routing import Route
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
-from s8f_duck.reading.submissions import SUBMISSION_ERRORS
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.scratch import warn
@@ -180,7 +179,7 @@ class Service:
             graded.report["semantic"] = semantic_grading.semantic_grade(
                 self.config.semantic, graded.submission, split, self.answers_sha256
             )
-        except SUBMISSION_ERRORS as exc:
+        except Exception as exc:  # noqa: BLE001  (this submission's failure, not the service's)
             return grading.Graded(graded.submission, None, exc)
         return graded
 
@@ -189,9 +188,13 @@ class Service:
         if isinstance(exc, UnusableInput):
             return str(exc).replace(str(path), "submission")
         # the submission's own doing: answered, stored and counted like any unusable one
-        why = "nested too deeply to be read" if isinstance(exc, RecursionError) else (
-            f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
-        )  # fmt: skip
+        if isinstance(exc, RecursionError):
+            why = "nested too deeply to be read"
+        elif isinstance(exc, duckdb.OutOfMemoryException | MemoryError):
+            why = f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
+        else:  # what went wrong is told the operator, not the team (it may name the service's files)
+            warn(f"a submission could not be graded: {type(exc).__name__}: {exc}".splitlines()[0])
+            why = f"it could not be graded ({type(exc).__name__})"
         return f"submission: {why}"
 
     def store_submission(self, pending: dict[str, Any]) -> dict[str, Any]:

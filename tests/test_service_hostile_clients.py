@@ -1,0 +1,66 @@
+"""The grading service against hostile clients (issue 41): submissions that both need the
+checked reader sent at once, a poison submission batched beside an ordinary one, one
+address holding the connections, a team at its limit sending large bodies. The real
+server on the loopback, as its own process."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from conftest import needs_s8f
+from test_service import Server, baseline, server, start_server, stored, teams  # noqa: F401  (fixtures)
+
+pytestmark = needs_s8f
+
+
+def checked(submission: dict[str, Any], pad: int = 0) -> bytes:
+    """The submission as a file msgspec leaves to the checked reader (an escaped ':' in a
+    string), padded with `pad` spaces."""
+    body = json.dumps({**submission, "note": "a\\u003ab"}).replace('"a\\\\u003ab"', '"a\\u003ab"')
+    return (body + " " * pad).encode()
+
+
+async def _post_all(url: str, sends: list[tuple[str, bytes]], split: str = "tune") -> list[httpx.Response]:
+    async with httpx.AsyncClient(base_url=url, timeout=300) as client:
+        return list(await asyncio.gather(*(
+            client.post(f"/submissions?split={split}", content=body, headers={"Authorization": f"Bearer {token}"})
+            for token, body in sends
+        )))  # fmt: skip
+
+
+@pytest.mark.parametrize("server", [("--daily-limit", "20")], indirect=True)
+def test_two_checked_reader_submissions_at_once_are_both_graded(server: Server, baseline: dict[str, Any]) -> None:
+    """Three rounds of two submissions that both go to the checked reader, sent at once by
+    two teams: every one graded (the checked reader's schema is each batch's own)."""
+    body = checked(baseline, pad=2 * 2**20)
+    for _ in range(3):
+        answers = asyncio.run(_post_all(server.url, [(server.tokens["alpha"], body), (server.tokens["beta"], body)]))
+        assert [a.status_code for a in answers] == [201, 201], [a.text for a in answers]
+        assert all(a.json()["grade"]["exact_records"] == 108 for a in answers)
+    server.stop()
+    assert [r["status"] for r in stored(server.db)] == ["graded"] * 6
+
+
+@pytest.mark.parametrize("server", [("--daily-limit", "20")], indirect=True)
+def test_a_poison_submission_beside_an_ordinary_one_is_refused_alone(server: Server, baseline: dict[str, Any]) -> None:
+    """A submission nested 100,000 deep, or broken where only the checked reader looks,
+    sent at once with another team's ordinary one: 400 for it (stored, counted), 201 for
+    the other, round after round."""
+    ordinary = json.dumps(baseline).encode()
+    poisons = [b'{"answers": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+               checked(baseline)[:-1] + b', "answers": 5}']  # fmt: skip
+    for poison in poisons * 2:
+        answers = asyncio.run(_post_all(server.url, [(server.tokens["alpha"], poison), (server.tokens["beta"], ordinary)]))
+        assert [a.status_code for a in answers] == [400, 201], [a.text[:300] for a in answers]
+        assert answers[0].json()["message"].startswith("submission")
+    server.stop()
+    rows = stored(server.db)
+    assert sorted((r["team"], r["status"]) for r in rows) == [("alpha", "unusable")] * 4 + [("beta", "graded")] * 4
