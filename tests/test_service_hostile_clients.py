@@ -64,3 +64,64 @@ def test_a_poison_submission_beside_an_ordinary_one_is_refused_alone(server: Ser
     server.stop()
     rows = stored(server.db)
     assert sorted((r["team"], r["status"]) for r in rows) == [("alpha", "unusable")] * 4 + [("beta", "graded")] * 4
+
+
+def _hold_heads(host: str, port: int, count: int, stop: threading.Event, opened: list[int]) -> None:
+    """`count` unfinished request heads from 127.0.0.2, each reopened when the server drops it."""
+
+    def open_one() -> socket.socket | None:
+        try:
+            connection = socket.socket()
+            connection.bind(("127.0.0.2", 0))
+            connection.settimeout(1)
+            connection.connect((host, port))
+            connection.sendall(b"POST /submissions HTTP/1.1\r\nHost: x\r\nContent-Le")
+            connection.setblocking(False)
+            opened[0] += 1
+            return connection
+        except OSError:
+            return None
+
+    held = [open_one() for _ in range(count)]
+    while not stop.is_set():
+        for n, connection in enumerate(held):
+            try:
+                if connection is not None and connection.recv(1) != b"":
+                    continue
+            except BlockingIOError:
+                continue
+            except OSError:
+                pass
+            if connection is not None:
+                connection.close()
+            held[n] = open_one()
+        stop.wait(0.1)
+    for connection in held:
+        if connection is not None:
+            connection.close()
+
+
+def test_one_address_holding_unfinished_heads_keeps_no_other_out(server: Server) -> None:  # noqa: F811
+    """520 unfinished request heads from 127.0.0.2, reopened as they are dropped (more than
+    the service's 512 connections): a request from 127.0.0.1 is answered within 5 s, six
+    times over 12 s."""
+    host, port = server.url.removeprefix("http://").split(":")
+    stop, opened = threading.Event(), [0]
+    attacker = threading.Thread(target=_hold_heads, args=(host, int(port), 520, stop, opened), daemon=True)
+    attacker.start()
+    try:
+        time.sleep(1.0)
+        waits = []
+        for _ in range(6):
+            started = time.monotonic()
+            try:
+                status = httpx.get(server.url + "/", timeout=5).status_code
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            waits.append((status, round(time.monotonic() - started, 2)))
+            time.sleep(2.0)
+    finally:
+        stop.set()
+        attacker.join(timeout=30)
+    assert opened[0] >= 520
+    assert all(status == 200 and seconds < 5 for status, seconds in waits), waits
