@@ -125,3 +125,54 @@ def test_one_address_holding_unfinished_heads_keeps_no_other_out(server: Server)
         attacker.join(timeout=30)
     assert opened[0] >= 520
     assert all(status == 200 and seconds < 5 for status, seconds in waits), waits
+
+
+def _memory_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} for {pid}")
+
+
+def _upload(url: str, token: str, size: int, answers: list[str]) -> None:
+    """A POST of `size` bytes sent whatever the server says, then its answer's status line."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as connection:
+        connection.sendall(f"POST /submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+                           f"Content-Type: application/json\r\nContent-Length: {size}\r\n\r\n".encode())  # fmt: skip
+        chunk = b" " * 2**20
+        try:
+            for _ in range(size // len(chunk)):
+                connection.sendall(chunk)
+        except OSError:
+            pass  # the server closed it: what it answered is read below
+        try:
+            answers.append(connection.recv(200).split(b"\r\n", 1)[0].decode())
+        except OSError as exc:
+            answers.append(type(exc).__name__)
+
+
+@pytest.mark.parametrize("server", [("--daily-limit", "1")], indirect=True)
+def test_a_team_at_its_limit_is_refused_before_its_bodies_are_read(server: Server, baseline: dict[str, Any]) -> None:
+    """A team at its daily limit sends 20 bodies of 60 MiB at once: each is answered 429
+    from its headers (before its body is read) and the server grows by under 300 MiB."""
+    assert server.client("alpha").post("/submissions", json=baseline).status_code == 201
+    host, port = server.url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as connection:  # no body sent at all
+        connection.sendall(f"POST /submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {server.tokens['alpha']}"
+                           f"\r\nContent-Length: {60 * 2**20}\r\n\r\n".encode())  # fmt: skip
+        assert connection.recv(200).startswith(b"HTTP/1.1 429 ")
+    before = _memory_kib(server.process.pid, "VmRSS")
+    answers: list[str] = []
+    uploads = [threading.Thread(target=_upload, args=(server.url, server.tokens["alpha"], 60 * 2**20, answers))
+               for _ in range(20)]  # fmt: skip
+    for upload in uploads:
+        upload.start()
+    for upload in uploads:
+        upload.join(timeout=120)
+    grown = (_memory_kib(server.process.pid, "VmHWM") - before) / 1024
+    assert answers == ["HTTP/1.1 429 Too Many Requests"] * 20, answers
+    print(f"server growth: {grown:.0f} MiB over 20 uploads of 60 MiB")
+    assert grown < 300, f"the server grew by {grown:.0f} MiB"
+    with server.client("beta") as client:  # and serves as before
+        assert client.post("/submissions", json=baseline).status_code == 201

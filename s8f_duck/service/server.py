@@ -30,7 +30,7 @@ from typing import Any
 import anyio
 import duckdb
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
@@ -246,6 +246,25 @@ def feedback(row: dict[str, Any], step: float) -> dict[str, Any]:
     return answer
 
 
+async def _body(request: Request, most: int) -> bytearray | Response:
+    """The request's body, at most `most` bytes, within BODY_SECONDS; or the answer to a
+    body that is larger, slower, or dropped by the client (one line on stderr, no traceback)."""
+    body = bytearray()
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > most:
+                    return _error(413, f"a submission is at most {most} bytes")
+    except TimeoutError:
+        return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
+    except ClientDisconnect:
+        client = request.client.host if request.client else "?"
+        warn(f"an upload from {client} was dropped after {len(body)} bytes")
+        return _error(400, "the submission's upload was dropped")
+    return body
+
+
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
@@ -276,17 +295,9 @@ def create_app(service: Service) -> Starlette:
         declared = request.headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > config.max_bytes):
             return _error(413, f"a submission is at most {config.max_bytes} bytes")
-        body = bytearray()
-        try:
-            with anyio.fail_after(BODY_SECONDS):
-                async for chunk in request.stream():
-                    body += chunk
-                    if len(body) > config.max_bytes:
-                        return _error(413, f"a submission is at most {config.max_bytes} bytes")
-        except TimeoutError:
-            return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
-        # The day's count and this submission's place in it are taken at once (a team's lock);
-        # the grade then runs beside the team's other submissions, counted while in flight.
+        # The day's count and this submission's place in it are taken at once (a team's lock),
+        # from the headers alone: a team at its limit is answered before its body is read.
+        # The grade then runs beside the team's other submissions, counted while in flight.
         async with service.team_lock(team):
             now = datetime.now(UTC)
             used = await anyio.to_thread.run_sync(service.used_today, team, now)
@@ -299,6 +310,9 @@ def create_app(service: Service) -> Starlette:
             service.in_flight[team] = service.in_flight.get(team, 0) + 1
         stored = False
         try:
+            body = await _body(request, config.max_bytes)
+            if isinstance(body, Response):  # too large, too slow or dropped: not counted
+                return body
             started = time.perf_counter()
             status, message, score, report, batch = await service.grade(bytes(body), split)
             pending = {
