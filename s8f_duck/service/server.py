@@ -43,6 +43,7 @@ from s8f_duck.safety.scratch import warn
 from s8f_duck.safety.trees import remove_tree
 from s8f_duck.service.batches import GradeBatches
 from s8f_duck.service.connections import BODY_SECONDS
+from s8f_duck.service.ladder import check_semantic_ladder
 from s8f_duck.service.teams import load_teams
 
 SUBMISSION_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -87,8 +88,10 @@ class Service:
             raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
         self.answers_bytes = config.answers.read_bytes()  # served after --release-after, if given
         self.answers_sha256 = hashlib.sha256(self.answers_bytes).hexdigest()
-        if config.semantic is not None:  # refused now if it goes with another answer bundle
-            semantic_grading.read_semantic(config.semantic, self.answers_sha256)
+        if config.semantic is not None:  # refused now if it goes with another answer bundle, or is minable
+            bundle, _ = semantic_grading.read_semantic(config.semantic, self.answers_sha256)
+            (exact,) = self.grader.con.execute("SELECT count(*) FROM answers WHERE split = 'test'").fetchone()
+            check_semantic_ladder(config.semantic, bundle.gold, exact, config.ladder_step)
         self.store = connect()  # in memory: the pending row; the store is attached
         try:
             self.store.execute("ATTACH ? AS service", [str(config.db)])
