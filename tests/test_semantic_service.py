@@ -122,6 +122,7 @@ def test_a_gold_too_small_for_the_step_is_refused_and_at_its_step_mining_learns_
     assert "too small for the Ladder step 0.01" in refused.stderr
     assert f"2x{len(test_gold)}) for its adjudicated labels" in refused.stderr, refused.stderr
     step = refused.stderr.split("give --ladder-step ")[1].split()[0]
+    print(f"small gold: {len(test_gold)} adjudicated test labels; refused at 0.01; least step {step}")
     server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic),
                           "--ladder-step", step, "--daily-limit", str(len(test_gold) + 2))  # fmt: skip
     try:
