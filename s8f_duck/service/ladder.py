@@ -9,7 +9,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from s8f_duck.pipeline.steps import connect, create_table, rows, run_steps
+from s8f_duck.pipeline.steps import SERVICE_SEMANTIC_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
 
 
@@ -20,7 +20,7 @@ def check_semantic_ladder(path: Path, gold: list[Any], exact_test_records: int, 
                      [(g.id, g.field) for g in gold if g.split == "test"])  # fmt: skip
         con.execute("SET VARIABLE s8f_ladder_step = ?", [step])
         con.execute("SET VARIABLE s8f_exact_test_records = ?", [exact_test_records])
-        run_steps(con, ["service/semantic_ladder"])
+        run_steps(con, SERVICE_SEMANTIC_STEPS)
         (sizes,) = rows(con, "SELECT * FROM semantic_ladder")
     if not sizes["fits"]:
         least = math.ceil(2 * sizes["record_effect"] * 1000) / 1000
