@@ -82,17 +82,11 @@ class _TooLarge(Exception):
     """The request body went past the proxy's limit while it was being forwarded."""
 
 
-def within_base(raw_path: bytes) -> bool:
-    """Whether a request's path, as the candidate sent it, stays under the endpoint's base
-    path: no `.` or `..` segment however it is percent-encoded (`%2e%2e`, `%252e`), no
-    encoded slash or backslash, no backslash. Such a path is refused, never normalised:
-    the upstream might resolve it above the base (`/v1/../admin` is `/admin`)."""
-    return path_refused(raw_path) is None
-
-
 def path_refused(raw_path: bytes) -> str | None:
-    """Why a request's path (as the candidate sent it) is refused, or None. Besides a `.` or
-    `..` segment however percent-encoded and an encoded slash or any backslash: a `;`
+    """Why a request's path (as the candidate sent it) is refused, or None: what the upstream
+    might resolve above the endpoint's base path (`/v1/../admin` is `/admin`), refused and
+    never normalised. A `.` or `..` segment however percent-encoded (`%2e%2e`, `%252e`), an
+    encoded slash or any backslash; a `;`
     (path parameters, which some servers read as `..;` = `..`), anything but printable
     ASCII once decoded (NUL, tab and other control bytes; overlong UTF-8 such as
     `%c0%ae`; fullwidth dots `%ef%bc%8e`, which some upstreams fold to `.`)."""
@@ -110,7 +104,7 @@ def path_refused(raw_path: bytes) -> str | None:
         return "an encoded backslash"
     if ";" in text:
         return "a ';' (path parameters)"
-    if not all(" " < c < "\x7f" for c in text):
+    if not all(" " <= c < "\x7f" for c in text):
         return "a byte that is not printable ASCII (a control byte, NUL or non-ASCII UTF-8)"
     if any(segment in (".", "..") for segment in text.split("/")):
         return "a '.' or '..' segment"
