@@ -179,3 +179,42 @@ def test_a_team_at_its_limit_is_refused_before_its_bodies_are_read(server: Serve
     assert grown < 300, f"the server grew by {grown:.0f} MiB"
     with server.client("beta") as client:  # and serves as before
         assert client.post("/submissions", json=baseline).status_code == 201
+
+
+def test_a_dropped_upload_is_one_line_on_stderr_and_not_counted(
+    tmp_path: Path, teams: dict[str, str], baseline: dict[str, Any]  # noqa: F811
+) -> None:
+    """Three uploads dropped halfway: a line each on stderr, no traceback, none counted (the
+    team, at a limit of one, still has its one submission)."""
+    import subprocess
+
+    from conftest import CLI, S8F_ANSWERS, S8F_PUBLIC
+
+    log = tmp_path / "serve.log"
+    with open(log, "w") as err:
+        process = subprocess.Popen(
+            [str(CLI), "serve", "--answers", str(S8F_ANSWERS), "--public", str(S8F_PUBLIC), "--db",
+             str(tmp_path / "service.duckdb"), "--teams", str(tmp_path / "teams.json"), "--port", "0",
+             "--daily-limit", "1"], stdout=subprocess.DEVNULL, stderr=err)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while "http://" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        url = log.read_text().split()[2].rstrip("/")
+        host, port = url.removeprefix("http://").split(":")
+        for _ in range(3):
+            with socket.create_connection((host, int(port)), timeout=10) as connection:
+                connection.sendall(f"POST /submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {teams['alpha']}\r\n"
+                                   f"Content-Length: {10 * 2**20}\r\n\r\n".encode() + b" " * 2**20)  # fmt: skip
+                time.sleep(0.3)
+        time.sleep(0.5)
+        answer = httpx.post(url + "/submissions", json=baseline, headers={"Authorization": f"Bearer {teams['alpha']}"},
+                            timeout=60)  # fmt: skip
+        assert answer.status_code == 201, answer.text
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    said = log.read_text()
+    assert "Traceback" not in said, said
+    dropped = [line for line in said.splitlines() if "was dropped" in line]
+    assert len(dropped) == 3 and all("an upload from 127.0.0.1 was dropped after" in line for line in dropped), said
