@@ -68,7 +68,8 @@ def _usage(body: bytes, content_type: str) -> tuple[int | None, int | None, int 
 
     def count(key: str) -> int | None:
         value = usage.get(key) if isinstance(usage, dict) else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9  # else no count
+        return value if ok else None
 
     return count("prompt_tokens"), count("completion_tokens"), count("total_tokens")
 
