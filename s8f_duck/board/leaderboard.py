@@ -260,7 +260,7 @@ def _document(
             "run_a": pair[0]["run_id"], "name_a": pair[0]["name"],
             "run_b": pair[1]["run_id"], "name_b": pair[1]["name"],
             "differences": rows(
-                con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples "
+                con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples, n "
                 "FROM paired_differences ORDER BY score",
             ),
             "semantic_differences": rows(con, "SELECT * EXCLUDE (field_index) FROM semantic_differences")
