@@ -35,7 +35,7 @@ def _value(value: Any) -> str:
 def to_csv(board: dict[str, Any]) -> str:
     """One row per run and number. Scopes: run (its grade and cost), ranked (its rank, the
     score ranked by with its interval and n), rankable (every score it can be ranked on),
-    separability (per corpus and split: run_id empty), slice, label,
+    separability (of the run's corpus and split, per score), slice, label,
     aggregate, semantic and semantic label (runs graded on adjudicated fields), and with
     --compare difference (F1, or a semantic field's accuracy, of the first run less the
     second's)."""
@@ -59,11 +59,10 @@ def to_csv(board: dict[str, Any]) -> str:
     for r in board["rankable"]:
         put(runs[r["run_id"]], "rankable", r["key"], "value", r["value"], r["low"], r["high"])
         put(runs[r["run_id"]], "rankable", r["key"], "n", r["n"])
-    for group in board["groups"]:
-        for sep in group["separability"]:
-            row = {"run_id": "", "name": f"group {group['group_id']}", "split": group["split"], "outcome": ""}
-            put(row, "separability", sep["key"], "separated", sep["separated"])
-            put(row, "separability", sep["key"], "pairs", sep["pairs"])
+    for run in board["runs"]:  # each run with its corpus and split's separability
+        for sep in next(g for g in board["groups"] if g["group_id"] == run["group_id"])["separability"]:
+            put(run, "separability", sep["key"], "separated", sep["separated"])
+            put(run, "separability", sep["key"], "pairs", sep["pairs"])
     for s in board["scores"]:
         run = runs[s["run_id"]]
         for metric in ("gold_facts", "submitted_facts", "true_positives", "false_positives", "false_negatives"):
