@@ -15,6 +15,7 @@ from typing import Any
 
 import duckdb
 import pytest
+from browser import needs_chromium, open_page
 from conftest import S8F_ANSWERS, S8F_PUBLIC, run_cli, write_json
 from test_leaderboard import facts
 
@@ -258,3 +259,25 @@ def test_a_score_that_cannot_rank_is_refused(four_runs: dict[str, Any], args: tu
     done = run_cli("leaderboard", "--runs", four_runs["db"], *args)
     assert done.returncode == 2 and message in done.stderr and done.stdout == ""
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+@needs_chromium
+def test_the_page_names_the_score_shows_shared_ranks_separability_and_n(
+    browser: Any, four_runs: dict[str, Any], board: dict[str, Any]
+) -> None:
+    page = four_runs["dir"] / "page" / "leaderboard.html"
+    done = run_cli("leaderboard", "--runs", four_runs["db"], "--resamples", str(RESAMPLES), "--html", page)
+    assert done.returncode == 0, done.stderr
+    tab, seen = open_page(browser, page, 1366)
+    assert seen["errors"] == []
+    assert "Ranked on mean F1 of the derived slices (derived)" in tab.locator("#runs-about").inner_text()
+    ranks_shown = tab.eval_on_selector_all("#runs tbody tr[data-run-id] td:first-child", "cells => cells.map(c => c.textContent)")
+    assert ranks_shown == [r["rank_label"] for r in board["runs"]] and ranks_shown[:3] == ["1=", "1=", "1="]
+    assert "derived 3 of 6" in tab.locator("#separability").inner_text()
+    assert "duplicate_targets" in tab.locator("#separability").inner_text()  # left out on tune: no gold fact there
+    runs_text = tab.locator("#runs tbody").inner_text()
+    assert "1.000 [1.000, 1.000] n=1593" in runs_text and "n=4326" in runs_text
+    tip = tab.eval_on_selector_all('#slice-charts .chart[data-slice="duplicate_targets"] circle title',
+                                   "titles => titles.map(t => t.textContent)")  # fmt: skip
+    assert tip and all("n=8 · too few to rank on" in t for t in tip if "(test)" in t)
+    tab.context.close()
