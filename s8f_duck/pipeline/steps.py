@@ -140,6 +140,7 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/grade",
     "grade/slice_breakdown",
     "grade/aggregate_breakdown",
+    "grade/wrong_facts",
 )
 
 # Of those, the two views of every graded fact, which only a run's record reads

@@ -169,7 +169,8 @@ class Service:
         if not report["corpus_bound"]:
             why = "submission: corpus_sha256 is not this service's public corpus (GET /corpus)"
             return "unusable", why, None, report, batch
-        score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
+        records = grading.graded_records(report)
+        score = report["exact_records"] / records if records else 0.0
         if "semantic" in report:  # one score for the Ladder: the mean of the two shares
             score = (score + semantic_grading.overall_accuracy(report["semantic"])) / 2
         return "graded", None, score, report, batch
