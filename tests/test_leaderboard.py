@@ -299,7 +299,7 @@ def test_the_files_are_looked_for_where_run_keeps_them() -> None:
 
 def test_each_leaderboard_step_reads_only_the_runs_database_and_earlier_steps() -> None:
     made: set[str] = set()
-    for step in steps.LEADERBOARD_STEPS:
+    for step in (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS, *steps.LEADERBOARD_RANK_STEPS):
         statement = sqlglot.parse_one(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
         ctes = {cte.alias for cte in statement.find_all(exp.CTE)}
         for table in statement.expression.find_all(exp.Table):
