@@ -154,7 +154,9 @@ def test_the_timed_out_run_is_listed_without_a_grade(board: dict[str, Any]) -> N
     assert run["files"]["submission"] is None and Path(run["files"]["stdout"]).is_file()
 
 
-def test_runs_are_ranked_and_grouped_by_corpus_and_split(leaderboard_runs: dict[str, Any], board: dict[str, Any]) -> None:
+def test_runs_are_ranked_and_grouped_by_corpus_and_split(
+    leaderboard_runs: dict[str, Any], board: dict[str, Any]
+) -> None:
     """By default on the derived slices (a flipped label is an input check: it ties the
     baseline there); on F1 over all facts (--rank-by all-facts) as before."""
     ranked = [run["name"] for run in board["runs"]]

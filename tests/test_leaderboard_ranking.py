@@ -104,8 +104,8 @@ def per_record(submission: Path) -> dict[str, dict[str, tuple[int, int, int]]]:
     for record_id, record_gold in gold.items():
         got = sent.get(record_id, set())
         counts[record_id] = {
-            name: (len({f for f in record_gold & got if f[0] == name}), len({f for f in got - record_gold if f[0] == name}),
-                   len({f for f in record_gold - got if f[0] == name}))
+            name: tuple(len({f for f in part if f[0] == name}) for part in (record_gold & got, got - record_gold,
+                                                                              record_gold - got))
             for name in (*DERIVED, "state", "labels")
         }  # fmt: skip
     return counts
@@ -271,7 +271,8 @@ def test_the_page_names_the_score_shows_shared_ranks_separability_and_n(
     tab, seen = open_page(browser, page, 1366)
     assert seen["errors"] == []
     assert "Ranked on mean F1 of the derived slices (derived)" in tab.locator("#runs-about").inner_text()
-    ranks_shown = tab.eval_on_selector_all("#runs tbody tr[data-run-id] td:first-child", "cells => cells.map(c => c.textContent)")
+    ranks_shown = tab.eval_on_selector_all("#runs tbody tr[data-run-id] td:first-child",
+                                           "cells => cells.map(c => c.textContent)")
     assert ranks_shown == [r["rank_label"] for r in board["runs"]] and ranks_shown[:3] == ["1=", "1=", "1="]
     assert "derived 3 of 6" in tab.locator("#separability").inner_text()
     assert "duplicate_targets" in tab.locator("#separability").inner_text()  # left out on tune: no gold fact there

@@ -140,8 +140,10 @@ def _check_rank_by(con: duckdb.DuckDBPyConnection, request: Request) -> str:
     wanted = request.rank_by
     key = wanted if wanted in RANK_KEYS or wanted in fields else f"adjudicated:{wanted}"
     if key == "adjudicated" and not fields or key not in (*RANK_KEYS, *fields):
-        known = ", ".join([*RANK_KEYS[:-1], *(["adjudicated", *(f.split(":", 1)[1] for f in fields)] if fields else [])])
-        why = "no run in the database was graded on adjudicated fields" if wanted.startswith("adjudicated") and not fields else ""
+        adjudicated = ["adjudicated", *(f.split(":", 1)[1] for f in fields)] if fields else []
+        known = ", ".join([*RANK_KEYS[:-1], *adjudicated])
+        none = wanted.startswith("adjudicated") and not fields
+        why = "no run in the database was graded on adjudicated fields" if none else ""
         raise UnusableInput(f"--rank-by {wanted!r}: {why or 'not a score'}; one of: {known}")
     return key
 
@@ -203,7 +205,8 @@ def _document(
     runs = rows(
         con,
         "SELECT rank, rank_shared, rank || CASE WHEN rank_shared THEN '=' ELSE '' END AS rank_label, "
-        "ranked_value, ranked_low, ranked_high, ranked_n, ranked_too_few, run_index, run_id, name, command, started_utc AS started_at, split, group_id, outcome, "
+        "ranked_value, ranked_low, ranked_high, ranked_n, ranked_too_few, run_index, run_id, name, command, "
+        "started_utc AS started_at, split, group_id, outcome, "
         "message, limit_hit, exit_status, quality_pass, graded_records, exact_records, false_positive_facts, "
         "false_negative_facts, aggregate_errors, citation_errors, aggregates_graded, wall_seconds, cpu_seconds, "
         "peak_memory_bytes, requests, prompt_tokens, completion_tokens, total_tokens, all_precision, all_recall, "

@@ -218,7 +218,8 @@ def _slices_section(board: dict[str, Any], keys: tuple[str, ...], title: str) ->
 
     def body(width: int) -> list[list[Any]]:
         return [
-            [s["key"], _clip(runs[s["run_id"]]["name"], width) + (f" ({runs[s['run_id']]['split']})" if several else ""),
+            [s["key"],
+             _clip(runs[s["run_id"]]["name"], width) + (f" ({runs[s['run_id']]['split']})" if several else ""),
              s["gold_facts"], s["submitted_facts"], _score(s["precision"]), _score(s["recall"]),
              _score(s["f1"], s["f1_low"], s["f1_high"]), "too few" if s["gold_facts"] < board["min_n"] else ""]
             for s in picked  # the runs of each slice in rank order: the sort is stable

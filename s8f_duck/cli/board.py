@@ -36,7 +36,8 @@ def leaderboard(
                           "scope_contradictions), all-facts, adjudicated, or an adjudicated field."),
     ] = "derived",  # fmt: skip
     min_n: Annotated[
-        int, typer.Option(help="A figure resting on fewer gold facts (or records) than this is marked too few to rank on.")
+        int,
+        typer.Option(help="A figure resting on fewer gold facts (or records) than this is marked too few to rank on."),
     ] = 10,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the graded records.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the resamples: the same seed gives the same intervals.")] = 0,
