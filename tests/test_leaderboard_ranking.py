@@ -74,18 +74,18 @@ def board(four_runs: dict[str, Any]) -> dict[str, Any]:
     return board_of(four_runs)
 
 
-def test_split(board: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def split_runs(board: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     group = next(g for g in board["groups"] if g["split"] == "test")
     return group, [r for r in board["runs"] if r["group_id"] == group["group_id"]]
 
 
 def ranks(board: dict[str, Any]) -> dict[str, str]:
-    return {r["name"]: r["rank_label"] for r in test_split(board)[1]}
+    return {r["name"]: r["rank_label"] for r in split_runs(board)[1]}
 
 
 def test_the_deriving_run_ranks_above_the_copying_one_and_identical_runs_share_a_rank(board: dict[str, Any]) -> None:
     assert board["ranked_by"] == {"key": "derived", "name": "mean F1 of the derived slices"}
-    _, runs = test_split(board)
+    _, runs = split_runs(board)
     order = [r["name"] for r in runs]
     assert order.index("derives-without-labels") < order.index("copies-state-and-labels")
     by_name = {r["name"]: r for r in runs}
@@ -163,7 +163,7 @@ def recounted_separability(runs: dict[str, Any], keys: tuple[str, ...]) -> dict[
 def test_separability_is_three_of_six_pairs_as_recounted_from_the_runs(
     four_runs: dict[str, Any], board: dict[str, Any]
 ) -> None:
-    group, _ = test_split(board)
+    group, _ = split_runs(board)
     shown = {s["key"]: (s["separated"], s["pairs"]) for s in group["separability"]}
     assert shown["derived"] == (3, 6)
     recounted = recounted_separability(four_runs, ("derived", "all-facts", "labels"))
@@ -187,7 +187,7 @@ def test_rank_by_gives_the_order_that_score_gives(
 ) -> None:
     board = board_of(four_runs, "--rank-by", key)
     assert board["ranked_by"]["key"] == key
-    _, runs = test_split(board)
+    _, runs = split_runs(board)
     slices = (*DERIVED, "state", "labels") if key == "all-facts" else (key,)
     f1 = {}  # counted here: F1 of that score over all test records, from the files
     for name, path in four_runs["submissions"].items():
@@ -202,7 +202,7 @@ def test_rank_by_gives_the_order_that_score_gives(
 
 
 def test_every_interval_carries_its_n_and_too_few_is_marked(four_runs: dict[str, Any], board: dict[str, Any]) -> None:
-    _, runs = test_split(board)
+    _, runs = split_runs(board)
     assert all(r["ranked_n"] == 1500 + 8 + 85 for r in runs)
     rankable = {(r["run_id"], r["key"]): r for r in board["rankable"]}
     baseline = runs[0]["run_id"]
@@ -238,7 +238,7 @@ def test_compare_prints_the_comparison_only_and_picks_the_runs_of_one_split(
     lines = done.stdout.splitlines()
     primary = next(line for line in lines if line.startswith("derived (primary)"))
     assert "+1.000" in primary and primary.split()[-2:] == ["A", "better"]
-    _, runs = test_split(board)
+    _, runs = split_runs(board)
     assert next(r["run_id"] for r in runs if r["name"] == "baseline") in done.stdout
     compared = board_of(four_runs, "--compare", "baseline", "baseline-again")["comparison"]
     assert {(d["key"], d["low"], d["high"]) for d in compared["differences"] if d["key"] == "derived"} == {
