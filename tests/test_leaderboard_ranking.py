@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 import pytest
 from browser import needs_chromium, open_page
-from conftest import S8F_ANSWERS, S8F_PUBLIC, run_cli, write_json
+from conftest import S8F_ANSWERS, S8F_PUBLIC, freeze_dump, issue, run_cli, write_json
 from test_leaderboard import facts
 
 DERIVED = ("references", "duplicate_targets", "scope_contradictions")
@@ -282,3 +282,35 @@ def test_the_page_names_the_score_shows_shared_ranks_separability_and_n(
                                    "titles => titles.map(t => t.textContent)")  # fmt: skip
     assert tip and all("n=8 · too few to rank on" in t for t in tip if "(test)" in t)
     tab.context.close()
+
+
+def test_a_slice_with_one_gold_fact_is_marked_too_few(tmp_path: Path) -> None:
+    """A corpus whose test split holds one duplicate target (issue 2, "Duplicate of #1"):
+    the slice reads 1.000 [1.000, 1.000] for a run that finds it, with n=1, too few to rank
+    on, in the JSON and the text."""
+    from s8f_duck.runs import sandbox
+
+    try:
+        sandbox.check_available()
+    except sandbox.SandboxUnavailable as exc:
+        pytest.skip(f"no sandbox for `s8f-duck run` here: {exc}")
+    frozen = freeze_dump(tmp_path, [issue(n, body="Duplicate of #1" if n == 2 else "") for n in range(1, 41)])
+    assert sum(len(a["duplicate_targets"]) for a in frozen["answers"]["answers"] if a["split"] == "test") == 1
+    sub = {**frozen["answers"], "schema": "fak-microcontext-submission/1"}
+    (tmp_path / "candidate").mkdir()
+    write_json(tmp_path / "candidate" / "sub.json", sub)
+    db = tmp_path / "runs.duckdb"
+    for name in ("exact", "exact-again"):
+        done = run_cli("run", "--public", tmp_path / "public.json", "--answers", tmp_path / "answers.json", "--runs", db,
+                       "--name", name, "--candidate-dir", tmp_path / "candidate", "-q",
+                       "--", "/bin/cp", "/candidate/sub.json", "/out/submission.json")  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    board = json.loads(run_cli("leaderboard", "--runs", db, "--format", "json", "--resamples", "100").stdout)
+    dup = [r for r in board["rankable"] if r["key"] == "duplicate_targets"]
+    assert len(dup) == 2 and all((r["value"], r["low"], r["high"], r["n"], r["too_few"]) == (1, 1, 1, 1, True)
+                                 for r in dup)  # fmt: skip
+    text = run_cli("leaderboard", "--runs", db, "--resamples", "100").stdout
+    rows = [line.split() for line in text.splitlines() if line.startswith("duplicate_targets ")]
+    assert len(rows) == 2 and all(row[2] == "1" and row[-5:] == ["1.000", "[1.000,", "1.000]", "too", "few"]
+                                  for row in rows)  # fmt: skip
+    assert [r["rank_label"] for r in board["runs"]] == ["1=", "1="]
