@@ -31,6 +31,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "leaderboard without semantic grades": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_NO_SEMANTIC_STEPS,
                                             *steps.LEADERBOARD_RANK_STEPS),
     "serve": (*steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
+    "serve --semantic, at start": steps.SERVICE_SEMANTIC_STEPS,
     "facts": steps.FACT_STEPS,
     "adjudicate packet": steps.PACKET_STEPS,
     "adjudicate agree": steps.AGREEMENT_STEPS,
