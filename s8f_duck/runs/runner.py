@@ -41,7 +41,7 @@ from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
-from s8f_duck.runs.limits import WRITABLE, Limits
+from s8f_duck.runs.limits import WRITABLE, Limits, files_at
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import no_runs_database, run_root
@@ -308,13 +308,12 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
                 proxy.__exit__(None, None, None)
         ended = datetime.now(UTC)
         ending.limit_hit = ending.limit_hit or left.limit_hit
-        submitted_bytes = left.submitted_bytes
     finally:
         if (scratch / "endpoints").is_symlink():  # the sockets' short directory (_socket_directory)
             remove_tree(Path(os.readlink(scratch / "endpoints")))
         remove_tree(scratch)  # whatever shape the candidate left it in
 
-    outcome, message = _outcome(ending, submitted_bytes, most_bytes)
+    outcome, message = _outcome(ending, left, most_bytes)
     if outcome not in ("graded", "unusable_submission"):  # what the candidate last said, if anything
         said = last_stderr_line(run_dir / "stderr.txt")
         if said is not None:
@@ -404,32 +403,65 @@ def _alive(pid: int) -> bool:
 
 class Leftovers:
     """What the candidate left in the sandbox's file systems, taken while the sandbox is
-    held after the command ended (sandbox.run's collect): the submission's bytes, when it
-    is a regular file within the limit, and the limits its writes reached."""
+    held after the command ended and no process of it runs (sandbox.run's collect): the
+    submission's bytes, when it is a regular file within the limit, and the limits its
+    writes reached. Nothing of the candidate's making may stop the run being recorded:
+    whatever the file systems hold, this never raises."""
 
     def __init__(self, limits: Limits, most_bytes: int, copy_to: Path) -> None:
         self.limits, self.most_bytes, self.copy_to = limits, most_bytes, copy_to
         self.submitted_bytes: int | None = None
         self.limit_hit: str | None = None
+        self.problem: tuple[str, str] | None = None  # the outcome and why, when the submission was not taken
 
     def collect(self, root: Path) -> None:
+        try:
+            self._limits(root)
+            self._take(root / OUTPUT_IN_SANDBOX.lstrip("/"))
+        except OSError as exc:  # the sandbox went meanwhile: nothing more is taken
+            self.copy_to.unlink(missing_ok=True)
+            self.submitted_bytes = None
+            self.problem = ("no_submission", f"the sandbox's files could not be read: {exc.strerror or exc}")
+
+    def _limits(self, root: Path) -> None:
         out = root / OUT_IN_SANDBOX.lstrip("/")
         if any(size >= self.limits.file_bytes for size in file_sizes(out)):
             self.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
         elif any(_full(root / path.lstrip("/")) for path in WRITABLE):
             self.limit_hit = "space"
-        try:  # the submission, not through a link (O_NOFOLLOW), and only a regular file's bytes
-            fd = os.open(root / OUTPUT_IN_SANDBOX.lstrip("/"), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        elif files_at(root) > self.limits.files:  # made after the last poll, just before the command ended
+            self.limit_hit = "files"
+
+    def _take(self, path: Path) -> None:
+        """The submission, not through a link (O_NOFOLLOW), only a regular file's bytes, and
+        at most the size checked (nothing of the candidate runs, so none can be added)."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
             return
-        with open(fd, "rb") as source:
-            status = os.fstat(source.fileno())
+        try:
+            status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
+                kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+                self.problem = ("no_submission", f"the candidate wrote {OUTPUT_IN_SANDBOX} as {kind}")
                 return
             self.submitted_bytes = status.st_size
-            if status.st_size <= self.most_bytes:
-                with open(self.copy_to, "wb") as copy:
-                    shutil.copyfileobj(source, copy)
+            if status.st_size > self.most_bytes:
+                return
+            with open(self.copy_to, "wb") as copy:
+                left = status.st_size
+                while left and (chunk := os.read(fd, min(left, 2**20))):
+                    copy.write(chunk)
+                    left -= len(chunk)
+            now = os.fstat(fd)
+            if left or (now.st_size, now.st_mtime_ns) != (status.st_size, status.st_mtime_ns):
+                self.copy_to.unlink()
+                self.submitted_bytes = max(now.st_size, status.st_size)
+                if self.submitted_bytes <= self.most_bytes:
+                    self.submitted_bytes = None
+                    self.problem = ("unusable_submission", f"{OUTPUT_IN_SANDBOX} changed while it was read")
+        finally:
+            os.close(fd)
 
 
 def _full(path: Path) -> bool:
@@ -450,7 +482,7 @@ def _ungradable(exc: BaseException) -> str:
     return f"grading the submission ran out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}"
 
 
-def _outcome(ending: sandbox.Ending, submitted_bytes: int | None, most_bytes: int) -> tuple[str, str | None]:
+def _outcome(ending: sandbox.Ending, left: Leftovers, most_bytes: int) -> tuple[str, str | None]:
     if ending.limit_hit == "wall_time":
         return "timeout", "the candidate ran past the time limit and was killed"
     if ending.limit_hit == "memory":
@@ -459,6 +491,12 @@ def _outcome(ending: sandbox.Ending, submitted_bytes: int | None, most_bytes: in
         return "limit", f"the candidate hit the {ending.limit_hit.replace('_', ' ')} limit"
     if ending.exit_status != 0:
         return "failed", f"the candidate exited with status {ending.exit_status}"
+    if not ending.collected:
+        return "no_submission", ("the sandbox ended, or a process of the candidate could not be ended, before "
+                                 f"{OUTPUT_IN_SANDBOX} could be taken")  # fmt: skip
+    if left.problem is not None:
+        return left.problem
+    submitted_bytes = left.submitted_bytes
     if submitted_bytes is None:
         return "no_submission", f"the candidate wrote no {OUTPUT_IN_SANDBOX} (or not as a regular file)"
     if submitted_bytes > most_bytes:
