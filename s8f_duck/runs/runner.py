@@ -45,6 +45,7 @@ from s8f_duck.runs.limits import WRITABLE, Limits, files_at
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import no_runs_database, run_root
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.trees import file_sizes, remove_tree
 
@@ -476,7 +477,7 @@ def _full(path: Path) -> bool:
 def _ungradable(exc: BaseException) -> str:
     """Why a submission the candidate wrote could not be graded, for its run's record."""
     if isinstance(exc, UnusableInput):
-        return str(exc)
+        return printable(str(exc))  # it may quote the submission
     if isinstance(exc, RecursionError):
         return "the submission is nested too deeply to be read"
     return f"grading the submission ran out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}"
@@ -560,11 +561,11 @@ def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
 def summary(result: RunResult) -> str:
     m = result.record
     cost = f"{m['wall_seconds']:.2f} s wall, {m['cpu_seconds']:.2f} s CPU, {m['peak_memory_bytes'] / 2**20:.0f} MiB peak"
-    line = f"run {result.run_id} ({m['name']}): {result.outcome}; {cost}"
+    line = f"run {result.run_id} ({printable(m['name'])}): {result.outcome}; {cost}"
     if result.grade is not None:
         line += "\n" + grading.summary(result.grade)
     elif m["message"]:
-        line += f"\n{m['message']}; see {result.run_dir}"
+        line += f"\n{printable(m['message'])}; see {result.run_dir}"
     return line
 
 
@@ -577,8 +578,8 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
     compare (names cut to fit), and under a run that was not graded, why."""
     if fmt == "json":
         return json.dumps([dict(zip(names, row)) for row in data], default=str, indent=2)
-    if fmt == "csv":
-        return csv_text(names, data)
+    if fmt == "csv":  # (JSON escapes every control character itself)
+        return csv_text(names, [tuple(printable(v) if isinstance(v, str) else v for v in row) for row in data])
     runs = [dict(zip(names, values)) for values in data]
     tokens = any(run["tokens"] for run in runs)
 
@@ -589,7 +590,7 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
             errors = [run[k] for k in ("false_positive_facts", "false_negative_facts", "aggregate_errors",
                                        "citation_errors")]  # fmt: skip
             rows.append([
-                run["run_id"], _clip(run["name"], name_width), run["split"],
+                run["run_id"], _clip(printable(run["name"]), name_width), run["split"],
                 SHOWN_OUTCOME.get(run["outcome"], run["outcome"]),
                 f"{run['exact_records']}/{run['graded_records']}" if graded else "",
                 "/".join(map(str, errors)) if graded else "",
@@ -607,7 +608,7 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
     for run, line in zip(runs, lines[1:]):
         out.append(line.rstrip())
         if run["message"] and run["graded_records"] is None:
-            out.append(_clip(f"  why: {run['message']}", WIDTH))
+            out.append(_clip(f"  why: {printable(run['message'])}", WIDTH))
     return "\n".join(out)
 
 
@@ -627,5 +628,4 @@ def last_stderr_line(path: Path, most: int = 200) -> str | None:
     lines = [line for line in tail.decode("utf-8", errors="replace").splitlines() if line.strip()]
     if not lines:
         return None
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in lines[-1].strip())
-    return _clip(shown, most)
+    return _clip(printable(lines[-1].strip()), most)
