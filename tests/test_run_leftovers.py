@@ -8,11 +8,12 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import S8F_PUBLIC, needs_s8f, run_cli
+from conftest import REPO, S8F_PUBLIC, needs_s8f, run_cli
 from test_run import python_candidate, run_args, runs_rows
 
 pytestmark = [
@@ -175,3 +176,27 @@ def test_files_made_just_before_the_end_are_caught_every_time(tmp_path: Path, ca
             for n in range(5)]  # fmt: skip
     assert [(row["outcome"], row["limit_hit"]) for row in rows] == [("limit", "files")] * 5, rows
 
+
+
+def test_mountinfo_shows_what_docs_safety_says(tmp_path: Path, candidate_dir: Path) -> None:
+    """/proc/self/mountinfo inside names, of the host, exactly what docs/safety.md lists: the
+    sources of the mounts (the public corpus, the candidate directory, each --ro and, with
+    an endpoint, the sockets' directory and the runner's Python), the system's own paths it
+    shows read-only, and nothing of the checkout."""
+    shown = tmp_path / "shown"
+    shown.mkdir()
+    shown.chmod(0o755)
+    run_cli(*run_args(tmp_path, "mountinfo", "--candidate-dir", candidate_dir, "--ro", shown, "--allow-endpoint",
+                      "up=http://127.0.0.1:9/v1"), "--", "/bin/cat", "/proc/self/mountinfo")  # fmt: skip
+    (row,) = runs_rows(tmp_path)
+    mounts = [line.split(" ") for line in stdout_of(row).splitlines()]
+    sources = {fields[3]: fields[4] for fields in mounts if fields[3] not in ("/", "/newroot")}
+    system = {source for source, target in sources.items() if source == target and source.startswith(("/usr", "/etc"))}
+    system |= {source for source, target in sources.items() if target.startswith(("/dev/", "/etc/"))}  # nodes, zone
+    sockets = {source for source in sources if source.endswith("/endpoints")}
+    assert len(sockets) == 1 and Path(next(iter(sockets))).parent.name.startswith("s8f-duck-sandbox-"), sources
+    python = {sys.base_prefix} - {"/usr"} if not Path(sys.base_prefix).is_relative_to("/usr") else set()
+    assert set(sources) - system - sockets == {
+        os.path.realpath(S8F_PUBLIC), str(candidate_dir.resolve()), str(shown.resolve()), *python
+    }, sources  # fmt: skip
+    assert str(REPO) not in stdout_of(row)

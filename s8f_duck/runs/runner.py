@@ -53,7 +53,6 @@ CORPUS_IN_SANDBOX = "/corpus/public.json"
 OUT_IN_SANDBOX = "/out"
 OUTPUT_IN_SANDBOX = f"{OUT_IN_SANDBOX}/submission.json"
 CANDIDATE_IN_SANDBOX = "/candidate"
-RELAY_IN_SANDBOX = "/run/s8f/relay.py"
 SOCKETS_IN_SANDBOX = "/run/s8f/endpoints"
 FIRST_ENDPOINT_PORT = 8101
 SCRATCH_PREFIX = "s8f-duck-sandbox-"
@@ -282,15 +281,15 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
                 os.chown(sockets, user, user)  # the sandbox's user connects to the sockets in it
             ports = {name: FIRST_ENDPOINT_PORT + i for i, name in enumerate(request.endpoints)}
             env |= {f"S8F_ENDPOINT_{name}": f"http://127.0.0.1:{port}" for name, port in ports.items()}
-            mounts += [
-                sandbox.Mount(Path(__file__).with_name("relay.py"), RELAY_IN_SANDBOX),
-                sandbox.Mount(sockets, SOCKETS_IN_SANDBOX, writable=True),
-            ]
+            # read-only: connecting to a socket writes nothing, and the directory is on the host's disk
+            mounts.append(sandbox.Mount(sockets, SOCKETS_IN_SANDBOX))
             if not Path(sys.base_prefix).is_relative_to("/usr"):
                 mounts.append(sandbox.Mount(Path(sys.base_prefix), sys.base_prefix))
             interpreter = str(Path(sys.base_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}"))
             relays = [f"{ports[name]}={SOCKETS_IN_SANDBOX}/{name}.sock" for name in request.endpoints]
-            command = [interpreter, "-I", "-S", RELAY_IN_SANDBOX, *relays, "--", *command]
+            # given as -c, not mounted: a mount's source would show the checkout's path in /proc/self/mountinfo
+            relay = Path(__file__).with_name("relay.py").read_text()
+            command = [interpreter, "-I", "-S", "-c", relay, *relays, "--", *command]
         progress.step(f"run {request.name!r} in the sandbox")
         proxy = None
         if request.endpoints:
