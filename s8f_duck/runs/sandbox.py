@@ -15,7 +15,6 @@ from __future__ import annotations
 import ctypes
 import fcntl
 import os
-import re
 import resource
 import shutil
 import signal
@@ -99,7 +98,6 @@ class Ending:
     output_bytes: dict[str, int] = field(default_factory=dict)
     limits_enforced_by: str = ""  # limits.ResourceControl.kind: cgroup v1, cgroup v2 or monitor
     collected: bool = False  # the command ended, nothing of it ran any more, and collect was called
-    status_reported: int | None = None  # the collector's status line, when it was one number written once
 
 
 def bwrap_path() -> str:
@@ -398,7 +396,6 @@ def _run(
         output_bytes={name: total[0] for name, total in totals.items()},
         limits_enforced_by=control.kind if rules is not None else f"{control.kind}, no seccomp filter",
         collected=collected,
-        status_reported=report.status(),
     )
 
 
@@ -407,13 +404,10 @@ class StatusReport:
     that the command has ended: the collector closes its end only after its kill -1, and
     whatever of the candidate took the pipe (through /proc/1/fd) is killed with it, so no
     line the candidate writes can start the collection early. The pipe is drained as it
-    fills (the collector never blocks on it); its first bytes are kept."""
-
-    KEPT = 64
+    fills (the collector never blocks on it), and what came is never taken for the exit
+    status (bwrap's own is the command's)."""
 
     def __init__(self) -> None:
-        self.head = bytearray()
-        self.total = 0
         self.ended = False
 
     def drain(self, fd: int) -> bool:
@@ -426,15 +420,6 @@ class StatusReport:
             if not chunk:
                 self.ended = True
                 return True
-            self.head += chunk[: max(0, self.KEPT - len(self.head))]
-            self.total += len(chunk)
-
-    def status(self) -> int | None:
-        """The status reported, when the pipe held one well-formed number written once."""
-        text = bytes(self.head)
-        if self.total != len(text) or not re.fullmatch(rb"[0-9]{1,3}\n", text):
-            return None
-        return int(text)
 
 
 def _collect(bwrap: int, collect: Callable[[Path], None] | None) -> bool:
