@@ -4,6 +4,7 @@ before the end (real CLI, real bubblewrap, small C programs built here with gcc)
 
 from __future__ import annotations
 
+import fcntl
 import os
 import shutil
 import stat
@@ -16,10 +17,9 @@ import pytest
 from conftest import REPO, S8F_PUBLIC, needs_s8f, run_cli
 from test_run import python_candidate, run_args, runs_rows
 
-pytestmark = [
-    needs_s8f,
-    pytest.mark.skipif(shutil.which("gcc") is None, reason="no gcc to build the C candidate with"),
-]
+from s8f_duck.runs import sandbox
+
+pytestmark = needs_s8f
 
 LEFTOVERS_C = Path(__file__).parent / "candidates" / "leftovers.c"
 
@@ -28,6 +28,8 @@ LEFTOVERS_C = Path(__file__).parent / "candidates" / "leftovers.c"
 def candidate_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A candidate directory with `leftovers` (tests/candidates/leftovers.c) and a valid
     submission, sub.json (the SQL baseline's), both readable by the sandbox's user."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc to build the C candidate with")
     directory = tmp_path_factory.mktemp("leftovers")
     built = subprocess.run(["gcc", "-O1", "-pthread", "-o", directory / "leftovers", LEFTOVERS_C],
                            capture_output=True, text=True)  # fmt: skip
@@ -71,6 +73,38 @@ def test_a_valid_submission_beside_a_process_left_running_is_graded(
     row = run_shell(tmp_path, candidate_dir, what, script)
     assert (row["outcome"], row["exit_status"], row["exact_records"]) == ("graded", 0, 680), row
     assert left_running("3737") == []
+
+
+@pytest.mark.parametrize("shell", ["dash", "bash"])
+def test_the_collector_kills_what_is_left_under_dash_and_bash(shell: str) -> None:
+    """The collector's own words (sandbox.COLLECTOR) run by each shell as the PID 1 of a
+    sandbox: what the command left running (a sleep, one in a new session) is gone when
+    the status comes, and the collector ends with the command's status."""
+    path = shutil.which(shell)
+    if path is None:
+        pytest.skip(f"no {shell} here")
+    status_read, status_write = os.pipe()
+    release_read, release_write = os.pipe()
+
+    def pipes_at_3_and_4() -> None:
+        high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (status_write, release_read)]
+        for number, fd in enumerate(high, start=3):
+            os.dup2(fd, number)
+
+    args = [sandbox.bwrap_path(), "--unshare-all", "--die-with-parent", "--as-pid-1", "--ro-bind", "/", "/",
+            "--proc", "/proc", "--dev", "/dev", "--", path, "-c", sandbox.COLLECTOR, "s8f-collect",
+            "/bin/sh", "-c", "sleep 3738 & setsid sleep 3738 & exit 3"]  # fmt: skip
+    proc = subprocess.Popen(args, preexec_fn=pipes_at_3_and_4, pass_fds=(3, 4))
+    try:
+        os.close(status_write)
+        os.close(release_read)
+        with os.fdopen(status_read, "rb") as status:
+            reported = status.read()  # to its end: the collector has closed it
+        assert reported == b"3\n"
+        assert left_running("sleep 3738") == []
+    finally:
+        os.close(release_write)
+        assert proc.wait(timeout=30) == 3
 
 
 def test_a_submission_grown_by_a_live_thread_is_not_kept_beyond_the_limit(tmp_path: Path, candidate_dir: Path) -> None:
