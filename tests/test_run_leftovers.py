@@ -35,7 +35,9 @@ def candidate_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
                            capture_output=True, text=True)  # fmt: skip
     assert built.returncode == 0, built.stderr
     assert run_cli("baseline", "--public", S8F_PUBLIC, "--output", directory / "sub.json").returncode == 0
-    for path in (directory, directory / "leftovers", directory / "sub.json"):
+    # the same, 15 MiB long (JSON allows the spaces): its copy takes long enough for a writer to race it
+    (directory / "long.json").write_bytes((directory / "sub.json").read_bytes() + b" " * 15 * 2**20)
+    for path in (directory, directory / "leftovers", directory / "sub.json", directory / "long.json"):
         path.chmod(path.stat().st_mode | stat.S_IROTH | stat.S_IXOTH | stat.S_IRGRP | stat.S_IXGRP)
     return directory
 
@@ -111,10 +113,11 @@ def test_a_submission_grown_by_a_live_thread_is_not_kept_beyond_the_limit(tmp_pa
     """A child whose first thread has exited (a zombie to /proc/PID/stat) keeps a thread
     that appends 64 MiB to the submission once the runner opens it: every thread is killed
     before the submission is opened, and only the size checked is copied."""
-    row = run_shell(tmp_path, candidate_dir, "grow", "./leftovers grow", "--submission-limit", "16MiB")
+    row = run_shell(tmp_path, candidate_dir, "grow", "cp long.json /out/submission.json && ./leftovers grow",
+                    "--submission-limit", "16MiB")  # fmt: skip
     copied = Path(row["run_dir"]) / "submission.json"
     assert (row["outcome"], row["exit_status"]) == ("graded", 0), row
-    assert copied.read_bytes() == (candidate_dir / "sub.json").read_bytes()
+    assert copied.read_bytes() == (candidate_dir / "long.json").read_bytes()
 
 
 def test_a_submission_that_is_a_directory_is_recorded(tmp_path: Path, candidate_dir: Path) -> None:
