@@ -31,6 +31,7 @@ from s8f_duck.reading.schemas import ANSWERS_SCHEMA
 from s8f_duck.reading.submissions import SUBMISSION_ERRORS, load_answer_bundle, load_submissions
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
+from s8f_duck.safety.printable import printable, printable_lines
 from s8f_duck.safety.writers import write_text
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
@@ -430,7 +431,7 @@ def summary(report: dict[str, Any]) -> str:
         if not sent:
             return ("NOT GRADED: the file names no corpus (no corpus_sha256): is it a submission "
                     "(fak-microcontext-submission/1)? The core report is all zero")  # fmt: skip
-        return (f"NOT GRADED: the submission is bound to corpus {sent}, but the answers are for corpus "
+        return (f"NOT GRADED: the submission is bound to corpus {printable(sent)}, but the answers are for corpus "
                 f"{report['corpus_sha256']}; the core report is all zero")  # fmt: skip
     verdict = "PASS" if report["quality_pass"] else "FAIL"
     split = report.get("graded_split", "test")
@@ -488,7 +489,7 @@ def table(report: dict[str, Any]) -> str:
         from s8f_duck.grading import semantic
 
         lines += ["", *semantic.table_lines(report["semantic"])]
-    return "\n".join(lines)
+    return printable_lines("\n".join(lines))  # (a submission's keys and ids among them)
 
 
 def batch_table(graded: list[Graded]) -> str:
@@ -505,4 +506,4 @@ def batch_table(graded: list[Graded]) -> str:
         exact = f"{r['exact_records']}/{graded_records(r)}"
         lines.append(f"{name:<40}{verdict:>9}{exact:>13}{r['false_positive_facts']:>8}{r['false_negative_facts']:>8}"
                      f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}")  # fmt: skip
-    return "\n".join(lines)
+    return printable_lines("\n".join(lines))

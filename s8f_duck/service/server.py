@@ -38,6 +38,7 @@ from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.scratch import warn
 from s8f_duck.safety.trees import remove_tree
@@ -329,7 +330,7 @@ def create_app(service: Service) -> Starlette:
                 service.in_flight[team] -= 1
                 stored = True
             if not config.quiet:  # (no score: the log may travel further than the answers)
-                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {team} {split} {row['id']} {status} "
+                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {printable(team)} {split} {row['id']} {status} "
                       f"({len(body)} bytes; graded in {time.perf_counter() - started:.2f} s, "
                       f"{batch} together)", file=sys.stderr, flush=True)  # fmt: skip
         finally:
