@@ -161,3 +161,62 @@ def test_the_page_has_a_chart_per_field_and_bundle_with_the_marks(checked_runs: 
     assert other and all(t.startswith("WEAK asks-another") and "SELF" not in t for t in other)
     assert seen["errors"] == [] and set(seen["requests"]) == {page.as_uri()}
     tab.context.close()
+
+
+def test_a_ranking_on_an_adjudicated_score_is_within_one_semantic_bundle(checked_runs: dict[str, Any]) -> None:
+    """Ranked on an adjudicated score, runs graded on different golds are neither ranked nor
+    paired together: the two majority runs make the only pair, and the unanimous run (a
+    perfect copy of its own gold) ranks 1 in its bundle without being put above them."""
+    for rank_by in ("adjudicated", "kind"):
+        done = board(checked_runs, "--format", "json", "--rank-by", rank_by)
+        assert done.returncode == 0, done.stderr
+        document = json.loads(done.stdout)
+        runs = {r["name"]: r for r in document["runs"]}
+        assert runs["unanimous-copy"]["ranked_value"] == 1.0 and runs["unanimous-copy"]["rank"] == 1
+        assert runs["asks-the-judge"]["rank"] == runs["asks-another"]["rank"] == 1  # not below the copy
+        assert runs["asks-the-judge"]["ranked_bundle"] == runs["asks-another"]["ranked_bundle"]
+        assert runs["unanimous-copy"]["ranked_bundle"] != runs["asks-the-judge"]["ranked_bundle"]
+        key = "adjudicated" if rank_by == "adjudicated" else f"adjudicated:{rank_by}"
+        (group,) = document["groups"]
+        seps = [s for s in group["separability"] if s["key"] == key]
+        assert [(s["bundle"].split()[1], s["pairs"]) for s in seps] == [("majority", 1)]  # 1 pair, not 3
+        derived = next(s for s in group["separability"] if s["key"] == "derived")
+        assert derived["bundle"] is None and derived["pairs"] == 3  # the fact slices share one gold
+    text = board(checked_runs, "--rank-by", "adjudicated").stdout
+    assert "ranked within each semantic bundle" in text and "adjudicated on bundle" in text
+
+
+def test_a_runs_database_written_before_the_gold_was_recorded_still_shows_its_adjudicated_fields(
+    checked_runs: dict[str, Any], tmp_path: Path
+) -> None:
+    """A runs database without run_semantic_gold and run_request_models (written before
+    they were recorded) opens: each run's adjudicated section and figures as before, no
+    ceiling nor marks, a ranking on them still within one bundle, and a comparison across
+    bundles still refused."""
+    older = tmp_path / "older.duckdb"
+    shutil.copy(checked_runs["db"], older)
+    with duckdb.connect(str(older)) as con:
+        con.execute("DROP TABLE run_semantic_gold")
+        con.execute("DROP TABLE run_request_models")
+    current = json.loads(board(checked_runs, "--format", "json").stdout)
+    done = run_cli("leaderboard", "--runs", older, "--resamples", "100", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    document = json.loads(done.stdout)
+    figures = ("run_id", "field", "records", "accuracy", "accuracy_low", "accuracy_high", "macro_f1", "coverage")
+    assert [[s[f] for f in figures] for s in document["semantic"]["scores"]] == [
+        [s[f] for f in figures] for s in current["semantic"]["scores"]]  # fmt: skip
+    assert len(document["semantic"]["scores"]) == 9
+    assert all(s["ceiling"] is None and s["policy"] is None and not s["self_preference"]
+               for s in document["semantic"]["scores"])  # fmt: skip
+    assert len(document["semantic"]["bundles"]) == 2
+    text = run_cli("leaderboard", "--runs", older, "--resamples", "100").stdout
+    assert text.count("Adjudicated fields graded on semantic bundle") == 2 and "unrecorded policy" in text
+    ranked = json.loads(run_cli("leaderboard", "--runs", older, "--resamples", "100", "--format", "json",
+                                "--rank-by", "adjudicated").stdout)  # fmt: skip
+    seps = [s for s in ranked["groups"][0]["separability"] if s["key"] == "adjudicated"]
+    assert [s["pairs"] for s in seps] == [1]
+    refused = run_cli("leaderboard", "--runs", older, "--compare", "asks-another", "unanimous-copy")
+    assert refused.returncode == 2 and "graded on different semantic bundles" in refused.stderr
+    page = tmp_path / "board.html"
+    done = run_cli("leaderboard", "--runs", older, "--resamples", "100", "--html", page)
+    assert done.returncode == 0, done.stderr

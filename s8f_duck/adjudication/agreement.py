@@ -22,6 +22,7 @@ from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import read_json_file
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.writers import write_text
 
 SET_SEPARATOR = " + "  # between the labels of a set-valued field's one nominal label
@@ -89,13 +90,10 @@ def label_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Seque
 def probe_tables(con: duckdb.DuckDBPyConnection, packet: Packet, everyone: Sequence[Labels]) -> None:
     """probe_labels: each model adjudicator's second answers, checked as labels are."""
     labelled = []
-    for labels in everyone:
-        if labels.path.suffix.lower() == ".csv":
+    for labels in everyone:  # the probe as read with the labels: the file is read once
+        if labels.probe is None:
             continue
-        probe = read_json_file(labels.path).get("probe")
-        if not isinstance(probe, dict) or not isinstance(probe.get("labels"), list):
-            continue
-        second = _checked(labels.path, packet, labels.adjudicator, labels.kind, probe["labels"])
+        second = _checked(labels.path, packet, labels.adjudicator, labels.kind, labels.probe)
         labelled += [(labels.adjudicator, record_id, field, SET_SEPARATOR.join(values), list(values))
                      for (record_id, field), values in second.labels.items()]  # fmt: skip
     con.register("_probe", _arrow(labelled))
@@ -134,15 +132,16 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(document, indent=2)
     names = ["field", "statistic", "adjudicators", "records", "value", "low", "high", "resamples"]
-    data = [[row[n] for n in names] for row in document["figures"]]
+    data = [[printable(v) if isinstance(v, str) else v for v in (row[n] for n in names)] for row in document["figures"]]
     if fmt == "csv":
         return csv_text(names, data)
     header = ["adjudicator", "kind", *document["adjudicators"][0]["labelled"]]
-    who = [[a["name"], a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
+    who = [[printable(a["name"]), a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
     cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
                       for row in data]]  # fmt: skip
     confusion = [["field", "pair", "first gave", "second gave", "records"],
-                 *[[c["field"], f"{c['a']} ~ {c['b']}", c["label_a"], c["label_b"], str(c["records"])]
+                 *[[c["field"], printable(f"{c['a']} ~ {c['b']}"), printable(c["label_a"]), printable(c["label_b"]),
+                    str(c["records"])]
                    for c in document["confusion"]]]  # fmt: skip
     disagreed = f"records they disagree on: {len(document['disagreements'])}"
     parts = [aligned([header, *who]), aligned(cells), aligned(confusion), disagreed]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,8 @@ class Labels:
     adjudicator: str
     kind: str
     labels: dict[tuple[str, str], tuple[str, ...]]  # (record id, field) -> its label(s), sorted
+    # a model's second answers (--probe-order) as the file gave them, checked when used; None: none
+    probe: list[Any] | None = None
 
 
 def read_labels(path: Path, packet: Packet) -> Labels:
@@ -49,7 +51,9 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     entries = document.get("labels")
     if not isinstance(entries, list):
         raise UnusableInput(f"{path}: labels must be an array")
-    return _checked(path, packet, who["name"].strip(), who["kind"], entries)
+    probe = document.get("probe")
+    second = probe["labels"] if isinstance(probe, dict) and isinstance(probe.get("labels"), list) else None
+    return replace(_checked(path, packet, who["name"].strip(), who["kind"], entries), probe=second)
 
 
 def label_problem(field: Field, record: dict[str, Any], values: Any, evidence: Any) -> str | None:

@@ -6,12 +6,12 @@
 -- adjudicators (semantic_runs.sql); runs without one have no rows.
 CREATE OR REPLACE TABLE semantic_scores AS
 SELECT
-    r.run_index, r.run_id, r.group_id, s.semantic_sha256, u.policy, s.field_index, s.field, s.records, s.answered,
-    s.coverage, s.accuracy, s.accuracy_low, s.accuracy_high, s.macro_f1, s.macro_f1_low, s.macro_f1_high,
+    r.run_index, r.run_id, r.group_id, s.semantic_sha256, u.policy, u.bundle, s.field_index, s.field, s.records,
+    s.answered, s.coverage, s.accuracy, s.accuracy_low, s.accuracy_high, s.macro_f1, s.macro_f1_low, s.macro_f1_high,
     g.ceiling, g.ceiling_low, g.ceiling_high, g.ceiling_basis, g.ceiling_note, g.above_ceiling, s.ceiling_alpha,
     g.gold_coverage, g.weak, u.self_preference
 FROM runs.run_semantic AS s
 JOIN leaderboard_runs AS r USING (run_id)
 JOIN semantic_runs AS u USING (run_id)
-LEFT JOIN runs.run_semantic_gold AS g USING (run_id, field_index)
+LEFT JOIN semantic_gold AS g USING (run_id, field_index)
 ORDER BY r.run_index, s.field_index;
