@@ -167,7 +167,7 @@ def judge_rows(judges: list[dict[str, Any]]) -> list[list[str]]:
         return "less well than people" if row["clearly_below"] else "below people, within its interval"
 
     return [["field", "model", "people", "kappa with people", "people's kappa", "verdict"],
-            *[[j["field"], j["model"], str(j["people"]), kappa(j, "kappa_with_people"), kappa(j, "people_kappa"),
+            *[[j["field"], printable(j["model"]), str(j["people"]), kappa(j, "kappa_with_people"), kappa(j, "people_kappa"),
                verdict(j)] for j in judges]]  # fmt: skip
 
 

@@ -25,6 +25,7 @@ from s8f_duck.reading.scan import file_contains, file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, SEMANTIC_SCHEMA
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput, Verdict
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.writers import write_text
 
@@ -288,7 +289,7 @@ def ceiling_lines(report: dict[str, Any]) -> list[str]:
     accuracy against the others' gold, and the coverage."""
     lines = []
     for c in report["ceilings"]:
-        each = ", ".join(f"{a['adjudicator']} {a['accuracy']:.3f}" for a in report["adjudicator_ceilings"]
+        each = ", ".join(f"{printable(a['adjudicator'])} {a['accuracy']:.3f}" for a in report["adjudicator_ceilings"]
                          if (a["field"], a["split"]) == (c["field"], c["split"]))  # fmt: skip
         kept = (f"{'each against the others: ' + each + '; ' if each else ''}gold on {c['gold_records']}/"
                 f"{c['packet_records']} {c['split']} records (coverage {c['coverage']:.3f})")  # fmt: skip

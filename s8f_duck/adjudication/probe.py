@@ -13,6 +13,7 @@ from typing import Any
 
 from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
 from s8f_duck.adjudication.rubric import Rubric
+from s8f_duck.safety.printable import printable
 Ask = Callable[[list[dict[str, str]], Prompt], tuple[str | None, dict[str, Any]]]
 
 
@@ -55,5 +56,5 @@ def probe_document(prompt: Prompt, done: Sequence[dict[str, Any]]) -> dict[str, 
 
 
 def probe_lines(changes: Sequence[dict[str, Any]]) -> list[str]:
-    return [f"position probe {c['adjudicator']}, {c['field']}: {c['changed']}/{c['records']} answers changed with "
+    return [f"position probe {printable(c['adjudicator'])}, {c['field']}: {c['changed']}/{c['records']} answers changed with "
             f"the labels reversed ({c['share']:.3f})" for c in changes]  # fmt: skip
