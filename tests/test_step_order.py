@@ -24,10 +24,15 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "freeze": (*steps.FREEZE_STEPS, *steps.BESIDE_PUBLIC_STEPS, *steps.LEAK_CHECK_STEPS),
     "explore": (*steps.FREEZE_STEPS, *steps.BESIDE_PUBLIC_STEPS),
     "baseline, verify": steps.BASELINE_STEPS,
-    "grade, then a run's record": (*steps.GRADE_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS),
+    "grade, then a run's record": (
+        *steps.GRADE_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS, *steps.RUNS_MIGRATION_STEPS,
+    ),
     "an ungraded run's record": (*steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS),
     "a run's record with its semantic grade": (*steps.GRADE_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.RUN_RECORD_STEPS),
     "leaderboard": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS),
+    "leaderboard of a runs database without run_missed_facts": (
+        *steps.NO_MISSED_FACTS_STEPS, *(s for s in steps.LEADERBOARD_STEPS if s != "leaderboard/missed_facts"),
+    ),
     "serve": (*steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
     "facts": steps.FACT_STEPS,
     "adjudicate packet": steps.PACKET_STEPS,

@@ -15,7 +15,14 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
+from s8f_duck.pipeline.steps import (
+    LEADERBOARD_SEMANTIC_STEPS,
+    LEADERBOARD_STEPS,
+    NO_MISSED_FACTS_STEPS,
+    connect,
+    rows,
+    run_steps,
+)
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.paths import no_runs_database, run_root
 
@@ -31,11 +38,13 @@ class Request:
     seed: int = 0
     min_label_facts: int = 5
     compare: tuple[str, str] | None = None
+    latest: bool = False  # only the newest run of each name
 
 
-def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
+def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> tuple[bool, bool]:
     """Attach the runs database read-only, waiting a while for a runner that is writing it;
-    whether it has the tables of semantic grades (a database written before them has not)."""
+    whether it has the tables of semantic grades, and run_missed_facts (a database written
+    before them has not)."""
     if not runs_db.is_file():
         raise UnusableInput(no_runs_database(runs_db))
     refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
@@ -63,7 +72,7 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
         raise UnusableInput(f"{runs_db}: no run is recorded in this database")
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
-    return {"run_semantic", "run_semantic_results"} <= tables
+    return {"run_semantic", "run_semantic_results"} <= tables, "run_missed_facts" in tables
 
 
 def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
@@ -98,7 +107,8 @@ def compute(request: Request) -> dict[str, Any]:
     con = connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
-        semantic = _attach(con, request.runs_db)
+        semantic, counts_missed = _attach(con, request.runs_db)
+        con.execute(f"SET VARIABLE leaderboard_latest = {bool(request.latest)}")
         try:
             run_steps(con, LEADERBOARD_STEPS[:1])
         except duckdb.Error as exc:
@@ -119,7 +129,9 @@ def compute(request: Request) -> dict[str, Any]:
         ):  # fmt: skip
             con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
         try:
-            run_steps(con, LEADERBOARD_STEPS[1:])
+            if not counts_missed:  # every gold fact is listed in run_facts
+                run_steps(con, NO_MISSED_FACTS_STEPS)
+            run_steps(con, [s for s in LEADERBOARD_STEPS[1:] if counts_missed or s != "leaderboard/missed_facts"])
             if semantic:
                 run_steps(con, LEADERBOARD_SEMANTIC_STEPS)
         except duckdb.Error as exc:  # e.g. out of memory for very many resamples

@@ -33,6 +33,9 @@ def leaderboard(
     min_label_facts: Annotated[
         int, typer.Option(help="Score each label with at least this many gold records among the graded ones.")
     ] = 5,
+    latest: Annotated[
+        bool, typer.Option("--latest", help="Only the newest run of each name (an earlier run of a name left out).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -55,7 +58,7 @@ def leaderboard(
     progress = Progress.for_options("leaderboard", quiet=quiet, verbose=verbose)
 
     def go() -> dict[str, object]:
-        request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None)
+        request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None, latest)
         progress.step("score the runs")
         document = board.compute(request)
         if html is not None:

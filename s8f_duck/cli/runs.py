@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from s8f_duck.cli.app import Quiet, Split, TableFormat, Verbose, guarded
+from s8f_duck.cli.app import Quiet, Split, TableFormat, Verbose, fail, guarded
+from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
 
 
@@ -111,20 +112,38 @@ def run(
 
 def list_runs(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
+    run_ids: Annotated[
+        list[str] | None, typer.Argument(metavar="[RUN_ID]...", help="With --delete: the runs to remove.")
+    ] = None,
+    delete: Annotated[
+        bool, typer.Option("--delete", help="Remove the RUN_IDs from every table and their run directories (asks nothing).")
+    ] = False,
     format: Annotated[TableFormat, typer.Option("--format", help="How to print the runs.")] = TableFormat.table,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """List the recorded runs, newest first.
+    """List the recorded runs, newest first, or remove mistaken ones (--delete).
 
-    Each with its outcome, grade and cost.
+    Each with its outcome, grade and cost. `runs --runs DB --delete RUN_ID...` removes
+    those runs from every table of the database and their run directories, and says what
+    it removed; an id of no run is refused and nothing is removed.
 
     \b
     Exit status:
-      0  listed
-      2  the database cannot be read
+      0  listed (or removed)
+      2  the database cannot be read, or a RUN_ID names no run
     """
-    from s8f_duck.runs import runner
+    from s8f_duck.runs import records, runner
+
+    if delete or run_ids:
+        if not delete:
+            fail("runs", UnusableInput(f"{run_ids[0]}: run ids are taken only with --delete (to remove those runs)"))
+        if not run_ids:
+            fail("runs", UnusableInput("--delete: give the RUN_IDs to remove"))
+        removed = guarded("runs", lambda: records.delete_runs(runs, list(run_ids or [])))
+        if not quiet:
+            print(records.summary(removed))
+        return
 
     names, data = guarded("runs", lambda: runner.list_runs(runs))
     print(runner.format_rows(names, data, format.value))

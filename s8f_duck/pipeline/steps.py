@@ -151,9 +151,12 @@ GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts"
 UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
 NO_SEMANTIC_STEPS: tuple[str, ...] = ("runs/no_semantic",)  # a run not graded on a semantic bundle
 RUN_RECORD_STEPS: tuple[str, ...] = (
-    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
-    "runs/run_semantic", "runs/run_semantic_results",
+    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_missed_facts",
+    "runs/run_requests", "runs/run_semantic", "runs/run_semantic_results",
 )  # fmt: skip
+# After a run's record (and `runs --delete`): a database written before run_missed_facts
+# loses its test runs' missed gold facts for their counts (docs/runs.md).
+RUNS_MIGRATION_STEPS: tuple[str, ...] = ("runs/migrate_missed_facts",)
 
 # serve: the pending submission (one row) -> the service database's submissions table;
 # the submissions -> the public leaderboard.
@@ -169,6 +172,7 @@ SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
 LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/leaderboard_runs",
     "leaderboard/graded_records",
+    "leaderboard/missed_facts",
     "leaderboard/frequent_labels",
     "leaderboard/leaderboard_scores",
     "leaderboard/resample_weights",
@@ -181,6 +185,8 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/leaderboard",
     "leaderboard/paired_differences",
 )
+# leaderboard, on a runs database written before run_missed_facts: instead of missed_facts.
+NO_MISSED_FACTS_STEPS: tuple[str, ...] = ("leaderboard/no_missed_facts",)
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
 # field the semantic grade beside its ceiling, per label, and the comparison's differences.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (

@@ -32,6 +32,7 @@ from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import (
     NO_SEMANTIC_STEPS,
     RUN_RECORD_STEPS,
+    RUNS_MIGRATION_STEPS,
     UNGRADED_STEPS,
     connect,
     create_table,
@@ -485,6 +486,7 @@ def _record(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
     try:
         con.execute("BEGIN")
         run_steps(con, RUN_RECORD_STEPS)
+        run_steps(con, RUNS_MIGRATION_STEPS)
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
