@@ -23,6 +23,7 @@ from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import load_public, read_json_file
 from s8f_duck.reading.scan import file_contains, file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, SEMANTIC_SCHEMA
+from s8f_duck.safety import replacing
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput, Verdict
 from s8f_duck.safety.progress import Progress
@@ -186,18 +187,47 @@ def _sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def make_gold(inputs: GoldInputs, output: Path, report_path: Path, progress: Progress) -> dict[str, Any]:
-    """Write the semantic bundle (private) and its report, both or neither; the report."""
+def make_gold(
+    inputs: GoldInputs, output: Path, report_path: Path, progress: Progress, *, force: bool = False
+) -> dict[str, Any]:
+    """Write the semantic bundle (private) and its report, both or neither; the report.
+    A bundle or report made from other inputs is replaced only with force."""
     semantic, report_text, report = derive(inputs, progress)
     outputs = Outputs([output, report_path], private=[output])
     try:
         progress.step("write the semantic bundle and its report")
-        write_text(outputs.temp_for(output, private=True), semantic)
-        write_text(outputs.temp_for(report_path), report_text)
+        temps = [(output, outputs.temp_for(output, private=True)), (report_path, outputs.temp_for(report_path))]
+        write_text(temps[0][1], semantic)
+        write_text(temps[1][1], report_text)
+        if not force:
+            replacing.refuse_others(temps, f"these inputs ({_inputs_named(report)})", _gold_made_from)
         outputs.commit()
     finally:
         outputs.discard()
     return report
+
+
+def _inputs_named(report: dict[str, Any]) -> str:
+    """The inputs of a semantic bundle, as its report records them."""
+    people = ", ".join(f"{a.get('name')} ({str(a.get('labels_sha256'))[:12]})" for a in report.get("adjudicators") or [])
+    resolver = report.get("resolver")
+    return (f"packet {report.get('packet_sha256')}, labels of {people or 'no one'}"
+            + (f", resolver {resolver.get('name')}" if isinstance(resolver, dict) else "")
+            + f", policy {report.get('policy')}")  # fmt: skip
+
+
+def _gold_made_from(path: Path) -> str:
+    """What made an existing semantic bundle or report: its report's inputs (the bundle's
+    own header names its packet and policy)."""
+    head = replacing.head_fields(path)
+    if head.get("schema") == SEMANTIC_REPORT_SCHEMA:
+        try:
+            return _inputs_named(read_json_file(path))
+        except UnusableInput:
+            pass
+    if head.get("schema") == SEMANTIC_SCHEMA and "packet_sha256" in head:
+        return f"packet {head['packet_sha256']} with other labels or settings (see its report)"
+    return "something else (not a semantic bundle or report of these inputs)"
 
 
 def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progress: Progress) -> list[str]:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from s8f_duck.adjudication import resume
 from s8f_duck.adjudication.journal import Journal
 from s8f_duck.adjudication.labels import LABELS_SCHEMA
 from s8f_duck.adjudication.packet import Packet, read_packet
@@ -44,9 +45,12 @@ class Asking:
 def adjudicate_model(
     packet_path: Path, output: Path, endpoint: str, model: str, *, name: str | None = None,
     api_key_env: str | None = None, concurrency: int = 4, max_retries: int = 4, timeout: float = 120.0,
-    progress: Progress | None = None,
+    progress: Progress | None = None, force: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
-    """Write the labels file; return its totals."""
+    """Write the labels file; return its totals, with `sent` (the requests this command
+    sent), `asked` (its records) and `complete` (the file held every record already: nothing
+    asked, nothing written). A labels file of the same inputs at output is resumed, one of
+    other inputs refused unless force (resume.py)."""
     progress = progress or Progress("adjudicate model")
     journal_path = Path(f"{output}.journal")
     arguments.check({"PACKET": packet_path}, {"--output": output, "the journal": journal_path})
@@ -58,24 +62,33 @@ def adjudicate_model(
     if not who:
         raise UnusableInput("--name: give the adjudicator a name")
     binding = {"packet_sha256": packet.sha256, "model": model, "endpoint": endpoint, "prompt_sha256": prompt.sha256}
+    adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
+                   "prompt_sha256": prompt.sha256}  # fmt: skip
     outputs = Outputs([output])  # its directory locked: one run at a time appends to the journal
     try:
-        journal = Journal.open(journal_path, binding, {r["id"] for r in packet.records})
+        ids = [r["id"] for r in packet.records]
+        previous = {} if force else resume.done_records(output, packet.sha256, adjudicator, ids)
+        if len(previous) == len(ids):  # complete: nothing to ask, the file stays as it is
+            return {**_document(packet, adjudicator, previous)["totals"], "sent": 0, "asked": 0, "complete": True}
+        journal = Journal.open(journal_path, binding, set(ids))
         try:
+            for result in previous.values():  # a partial file's records count as journaled
+                if result["id"] not in journal.results:
+                    journal.add(result)
+            before = set(journal.results)
             asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet)
             _ask_all(asking, journal, concurrency, progress)
         finally:
             journal.close()
             journal.remove_if_empty()
-        adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
-                       "prompt_sha256": prompt.sha256}  # fmt: skip
         document = _document(packet, adjudicator, journal.results)
         write_text(outputs.temp_for(output), dumps(document))
         outputs.commit()
         journal_path.unlink()
     finally:
         outputs.discard()
-    return document["totals"]
+    sent = sum(len(r["requests"]) for i, r in journal.results.items() if i not in before)
+    return {**document["totals"], "sent": sent, "asked": len(ids) - len(before), "complete": False}
 
 
 def _check_options(endpoint: str, model: str, concurrency: int, max_retries: int, timeout: float) -> None:

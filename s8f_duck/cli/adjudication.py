@@ -143,6 +143,9 @@ def gold(
     ] = None,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples for the report's agreement figures.")] = 2000,
     seed: Annotated[int, typer.Option(help="The bootstrap's seed.")] = 0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a bundle or report made from other inputs (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -153,7 +156,9 @@ def gold(
     bundle binds the corpus's and the answer bundle's digests and is written private,
     with its report (the adjudicators', the packet's and the bundle's digests, the policy,
     the counts and the agreement figures), both at once and only when every leak check
-    holds. `s8f-duck verify --semantic ...` derives both again.
+    holds. `s8f-duck verify --semantic ...` derives both again. A bundle or report made
+    from other inputs (packet, labels files, policy) is not replaced without --force; the
+    same inputs again give the same files.
 
     \b
     Exit status:
@@ -173,7 +178,7 @@ def gold(
         if resamples < 1:
             raise UnusableInput(f"--resamples {resamples}: need at least 1")
         inputs = read_inputs(public, packet, labels, policy.value, resolver, resolver_packet, answers, resamples, seed)
-        return make_gold(inputs, output, report, progress)
+        return make_gold(inputs, output, report, progress, force=force)
 
     written = guarded("adjudicate gold", go)
     progress.done()
@@ -195,6 +200,10 @@ def model(
     concurrency: Annotated[int, typer.Option(help="Requests under way at once.")] = 4,
     max_retries: Annotated[int, typer.Option(help="Retries of a request after a 429, a 5xx or a lost connection.")] = 4,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for one answer.")] = 120.0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a labels file of another packet, model or endpoint (refused "
+                                          "without it); ask every record again.")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -204,7 +213,11 @@ def model(
     answer that breaks it (or quotes what the record does not say) is asked for once
     more, then the record is marked invalid, never guessed. Each record done is kept in
     OUTPUT.journal at once: a run stopped at any point, run again with the same options,
-    asks only for the rest. The labels file holds every request's tokens and time.
+    asks only for the rest. The labels file holds every request's tokens and time. A
+    complete labels file of the same packet, model and endpoint at OUTPUT is left as it
+    is (nothing asked); a partial one is resumed; one of other inputs is refused unless
+    --force. The last line counts the requests this command sent apart from those done
+    before.
 
     \b
     Exit status:
@@ -217,9 +230,17 @@ def model(
     progress = Progress.for_options("adjudicate model", quiet=quiet, verbose=verbose)
     totals = guarded("adjudicate model", lambda: adjudicate_model(
         packet, output, endpoint, model, name=name, api_key_env=api_key_env, concurrency=concurrency,
-        max_retries=max_retries, timeout=timeout, progress=progress))  # fmt: skip
+        max_retries=max_retries, timeout=timeout, progress=progress, force=force))  # fmt: skip
     progress.done()
     waited = totals["latency_ms"] / 1000
-    say(quiet, f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)\n"
-               f"{totals['requests']} requests: {totals['prompt_tokens']} prompt tokens, "
-               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited in all")  # fmt: skip
+    done_before = totals["records"] - totals["asked"]
+    if totals["complete"]:
+        first = f"{output} already holds the labels of all {totals['records']} records of this packet by this " \
+                "model and endpoint: nothing asked"
+    else:
+        first = f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)"
+    say(quiet, f"{first}\n"
+               f"{totals['requests']} requests in all: {totals['prompt_tokens']} prompt tokens, "
+               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited\n"
+               f"{totals['sent']} requests sent now for {totals['asked']} records; "
+               f"{totals['requests'] - totals['sent']} requests of {done_before} records done before")  # fmt: skip

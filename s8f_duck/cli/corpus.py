@@ -46,6 +46,9 @@ def freeze(
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
     input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace outputs made from another dump (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -54,8 +57,10 @@ def freeze(
     Every derived table is computed in SQL by DuckDB, in a fixed order (docs/format.md
     describes what each artifact holds). The outputs appear only when every step
     and leak check succeeded; a failure leaves any existing file at the output paths
-    untouched. Missing directories of the outputs are created. Prints the headline figures
-    and the two digests.
+    untouched. Missing directories of the outputs are created. An existing output made
+    from other inputs (another dump, source or redaction map) is refused unless --force;
+    the same dump again gives the same files. Prints the headline figures and the two
+    digests.
 
     \b
     Exit status:
@@ -80,6 +85,7 @@ def freeze(
             min_records=min_records,
             progress=progress,
             input_format=input_format.value,
+            force=force,
         ),
     )
     progress.done()

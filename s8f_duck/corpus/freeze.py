@@ -30,7 +30,7 @@ from s8f_duck.pipeline.steps import (
 from s8f_duck.reading import input_forms
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import read_json_file
-from s8f_duck.safety import arguments
+from s8f_duck.safety import arguments, replacing
 from s8f_duck.safety.errors import UnusableInput, Verdict
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.scratch import wait_for_removals
@@ -85,9 +85,11 @@ def freeze(
     min_records: int = 50,
     progress: Progress | None = None,
     input_format: str = "auto",
+    force: bool = False,
 ) -> FreezeResult:
     """Freeze a dump; nothing appears at any output path unless every step succeeded.
-    input_format: auto (told from the content), gh or rest (input_forms.py)."""
+    input_format: auto (told from the content), gh or rest (input_forms.py). An output
+    made from other inputs is replaced only with force (_refuse_other_outputs)."""
     arguments.check(
         {"RAW": raw_path, "--redactions": redactions_path},
         {"--public": public_path, "--answers": answers_path, "--report": report_path, "--db": db_path,
@@ -106,7 +108,7 @@ def freeze(
 
             result = freeze_tables(
                 load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
-                progress=progress, input_bytes=dump.issue_bytes,
+                progress=progress, input_bytes=dump.issue_bytes, force=force,
             )  # fmt: skip
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
@@ -151,6 +153,7 @@ def freeze_tables(
     progress: Progress | None = None,
     input_bytes: int | None = None,
     same_public_as: Path | None = None,
+    force: bool = False,
 ) -> FreezeResult:
     """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
     `redactions`; it returns the corpus source) and write the artifacts
@@ -180,11 +183,48 @@ def freeze_tables(
             _check_leaks(con, same_public_as or temp_public, answers_sha256, public)
             report = artifacts.report_document(con, public.corpus_sha256, answers_sha256, public.oracle)
             artifacts.write_text(temp_report, dumps(report))
+            if db_path is not None:  # what made the kept database, for the next freeze's check
+                made = {"corpus_sha256": "VARCHAR", "answers_sha256": "VARCHAR", "source": "VARCHAR"}
+                create_table(con, "made_from", made, [(public.corpus_sha256, answers_sha256, source)])
+        if not force:
+            _refuse_other_outputs(
+                [(public_path, temp_public), (answers_path, temp_answers), (report_path, temp_report)],
+                db_path, public.corpus_sha256, answers_sha256,
+            )  # fmt: skip
         outputs.commit()  # while the work database is removed (scratch.remove_later)
     finally:
         outputs.discard()
         wait_for_removals()
     return FreezeResult(public.corpus_sha256, answers_sha256, report, public.scrub_hits)
+
+
+def _refuse_other_outputs(
+    files: list[tuple[Path, Path]], db_path: Path | None, corpus_sha256: str, answers_sha256: str
+) -> None:
+    """Refuse (exit 2, nothing written) to replace an output that is not what this freeze
+    made: a JSON artifact of other bytes (another dump, source or redaction map), or a
+    database whose made_from table names another corpus or has none."""
+    wanted = f"this dump (public corpus {corpus_sha256})"
+    replacing.refuse_others(files, wanted, _made_from)
+    if replacing.exists(db_path):
+        assert db_path is not None
+        try:
+            with duckdb.connect(str(db_path), read_only=True) as con:
+                (recorded,) = con.execute("SELECT corpus_sha256, answers_sha256, source FROM made_from").fetchall()
+        except (duckdb.Error, ValueError):
+            raise replacing.refuse(db_path, "something with no record of its corpus (no made_from table)", wanted) from None
+        if tuple(recorded[:2]) != (corpus_sha256, answers_sha256):
+            raise replacing.refuse(db_path, f"the dump of {recorded[2]!r} (public corpus {recorded[0]})", wanted)
+
+
+def _made_from(path: Path) -> str:
+    """What made an existing artifact, as its own header says."""
+    head = replacing.head_fields(path)
+    if head.get("schema") == artifacts.CORPUS_SCHEMA:
+        return f"the dump of {head.get('source')!r} (public corpus {artifacts.file_sha256(path)})"
+    if head.get("schema") in (artifacts.ANSWERS_SCHEMA, artifacts.REPORT_SCHEMA) and "corpus_sha256" in head:
+        return f"another dump (public corpus {head['corpus_sha256']})"
+    return "something else (not this freeze's output)"
 
 
 def _temp_database(outputs: artifacts.Outputs, db_path: Path | None) -> Path | None:
