@@ -4,11 +4,12 @@ it byte for byte, take the same inputs again, and replace with --force."""
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import pytest
 from adjudicated import three
-from conftest import S8F_ANSWERS, S8F_PUBLIC, needs_s8f, run_cli
+from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_PUBLIC_SHA256, needs_s8f, run_cli
 
 REPO = Path(__file__).resolve().parent.parent
 DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
@@ -139,3 +140,54 @@ def test_model_on_a_complete_file_asks_nothing_and_a_partial_one_only_the_rest(t
         forced = model_cli(*labelling(packet, server.url, output, "--force", model="another-model"))
         assert forced.returncode == 0, forced.stderr
         assert len(server.requests) == asked + len(ISSUES) and output.read_bytes() != before
+
+
+@needs_s8f
+def test_serve_on_a_store_of_another_corpus_or_scoring_is_exit_2(packet: Path, tmp_path: Path) -> None:
+    from adjudicated import made_gold
+    from test_service import start_server
+
+    (tmp_path / "gold").mkdir()
+    semantic = made_gold(packet, tmp_path / "gold")
+    made = run_cli("team", "--teams", tmp_path / "teams.json", "alpha")
+    assert made.returncode == 0, made.stderr
+    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic))
+    server.stop()
+    store = tmp_path / "service.duckdb"
+
+    def serve(public: Path, answers: Path, *extra: str | Path) -> object:
+        return run_cli("serve", "--answers", answers, "--public", public, "--db", store,
+                       "--teams", tmp_path / "teams.json", "--port", "0", *extra)  # fmt: skip
+
+    out = tmp_path / "demo"
+    assert freeze(DEMO, out, "demo").returncode == 0
+    other = serve(out / "public.json", out / "answers.json")
+    assert other.returncode == 2 and other.stderr.count("\n") == 1, other.stderr
+    assert f"{store}: the store of public corpus {S8F_PUBLIC_SHA256}" in other.stderr
+    unscored = serve(S8F_PUBLIC, S8F_ANSWERS)  # the same corpus without --semantic: another scoring
+    assert unscored.returncode == 2 and "semantic bundle " in unscored.stderr, unscored.stderr
+    import duckdb
+
+    with duckdb.connect(str(store), read_only=True) as con:  # still bound as it first was
+        bound = con.execute("SELECT public_sha256, semantic_sha256 FROM store_binding").fetchall()
+    assert bound == [(S8F_PUBLIC_SHA256, hashlib.sha256(semantic.read_bytes()).hexdigest())]
+    again = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic))  # its own: served
+    again.stop()
+
+
+@needs_s8f
+def test_packet_over_another_packet_is_refused_and_force_replaces(tmp_path: Path) -> None:
+    rubric = REPO / "examples" / "rubrics" / "triage.toml"
+
+    def packet(records: str, *extra: str) -> object:
+        return run_cli("adjudicate", "packet", "--public", S8F_PUBLIC, "--rubric", rubric, "--records", records,
+                       "--output", tmp_path / "packet.json", *extra)  # fmt: skip
+
+    assert packet("3").returncode == 0
+    before = (tmp_path / "packet.json").read_bytes()
+    assert packet("3").returncode == 0 and (tmp_path / "packet.json").read_bytes() == before
+    refused = packet("4")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "packet.json: made from corpus 0740c911815e…" in refused.stderr
+    assert (tmp_path / "packet.json").read_bytes() == before
+    assert packet("4", "--force").returncode == 0 and (tmp_path / "packet.json").read_bytes() != before

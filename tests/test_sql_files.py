@@ -84,7 +84,7 @@ def test_every_sql_file_is_run_by_some_command() -> None:
         steps.sql_path(step)
         for step in (
             *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.SERVICE_LEADERBOARD_STEPS,
-            *steps.MACRO_STEPS, *steps.RUNS_MIGRATION_STEPS, *steps.NO_MISSED_FACTS_STEPS,
+            *steps.MACRO_STEPS, *steps.RUNS_MIGRATION_STEPS, *steps.NO_MISSED_FACTS_STEPS, *steps.SERVICE_BINDING_STEPS,
         )
     }
     assert set(steps.all_sql_files()) <= used

@@ -13,7 +13,8 @@ from s8f_duck.adjudication.rubric import Rubric, parse_rubric, read_rubric
 from s8f_duck.pipeline.steps import PACKET_STEPS, connect, rows, run_steps
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import load_public, read_json_file
-from s8f_duck.safety import arguments
+from s8f_duck.reading.scan import file_sha256
+from s8f_duck.safety import arguments, replacing
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
@@ -40,9 +41,10 @@ class Packet:
 
 def make_packet(
     public_path: Path, rubric_path: Path, output_path: Path, records: int, splits: tuple[str, ...] = ("tune", "test"),
-    min_body_bytes: int = 0, progress: Progress | None = None,
+    min_body_bytes: int = 0, progress: Progress | None = None, force: bool = False,
 ) -> tuple[str, int]:  # fmt: skip
-    """Write the packet; return its SHA-256 and how many records it holds."""
+    """Write the packet; return its SHA-256 and how many records it holds. A packet made
+    from other inputs at the output path is replaced only with force."""
     progress = progress or Progress("adjudicate packet")
     arguments.check({"--public": public_path, "--rubric": rubric_path}, {"--output": output_path})
     if records < 1:
@@ -72,11 +74,24 @@ def make_packet(
             "rubric": rubric.as_json(), "records": chosen,
         }  # fmt: skip
         progress.step("write the packet")
-        digest = write_text(outputs.temp_for(output_path), dumps(document))
+        temp = outputs.temp_for(output_path)
+        digest = write_text(temp, dumps(document))
+        if not force:
+            wanted = f"this corpus, rubric and choice ({corpus_sha256[:12]}…, rubric {rubric.sha256[:12]}…)"
+            replacing.refuse_others([(output_path, temp)], wanted, _made_from)
         outputs.commit()
     finally:
         outputs.discard()
     return digest, len(chosen)
+
+
+def _made_from(path: Path) -> str:
+    """What made an existing packet, as its header says."""
+    head = replacing.head_fields(path)
+    if head.get("schema") == PACKET_SCHEMA:
+        return (f"corpus {str(head.get('corpus_sha256'))[:12]}…, rubric {str(head.get('rubric_sha256'))[:12]}… "
+                f"(packet {file_sha256(path)[:12]}…)")  # fmt: skip
+    return "something else (not a packet)"
 
 
 def read_packet(path: Path) -> Packet:

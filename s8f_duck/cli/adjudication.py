@@ -35,6 +35,9 @@ def packet(
     output: Annotated[Path, typer.Option(help="Where to write the packet (JSON).")],
     splits: Annotated[str, typer.Option(help="The splits to take records from, comma-separated.")] = "tune,test",
     min_body_bytes: Annotated[int, typer.Option(help="Leave out records whose body is shorter.")] = 0,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a packet made from other inputs (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -43,6 +46,8 @@ def packet(
     Of each split, the records with the lowest SHA-256 of the corpus digest and their id:
     the same packet from the same corpus, whatever its order. The packet holds only public
     text and binds the corpus's and the rubric's digests; its own SHA-256 identifies it.
+    A packet made from other inputs is not replaced without --force (labels made for it
+    would no longer match); the same inputs again give the same file.
 
     \b
     Exit status:
@@ -54,7 +59,7 @@ def packet(
     progress = Progress.for_options("adjudicate packet", quiet=quiet, verbose=verbose)
     chosen = tuple(s.strip() for s in splits.split(","))
     digest, count = guarded("adjudicate packet", lambda: make_packet(
-        public, rubric, output, records, chosen, min_body_bytes, progress))  # fmt: skip
+        public, rubric, output, records, chosen, min_body_bytes, progress, force))  # fmt: skip
     progress.done()
     say(quiet, f"wrote {count} records to {output}\npacket sha256 {digest}")
 

@@ -161,6 +161,8 @@ RUNS_MIGRATION_STEPS: tuple[str, ...] = ("runs/migrate_missed_facts",)
 # serve: the pending submission (one row) -> the service database's submissions table;
 # the submissions -> the public leaderboard.
 SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
+# serve, as it opens the store: binding_given (one row) -> the store's binding, when new.
+SERVICE_BINDING_STEPS: tuple[str, ...] = ("service/store_binding",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
 
 # leaderboard: the runs database attached read-only as `runs`, and the variables
