@@ -16,8 +16,9 @@ DEMO = REPO / "experiments" / "demo" / "gh-issues-demo.json"
 
 
 def freeze(raw: Path, out: Path, source: str, *extra: str) -> object:
-    return run_cli("freeze", raw, "--source", source, "-q", "--public", out / "public.json", "--answers",
-                   out / "answers.json", "--report", out / "report.json", "--db", out / "corpus.duckdb", *extra)  # fmt: skip
+    return run_cli("freeze", raw, "--source", source, "-q", "--public", out / "public.json",
+                   "--answers", out / "answers.json", "--report", out / "report.json",
+                   "--db", out / "corpus.duckdb", *extra)  # fmt: skip
 
 
 def contents(out: Path) -> dict[str, bytes]:
@@ -99,10 +100,17 @@ def test_model_on_a_complete_file_asks_nothing_and_a_partial_one_only_the_rest(t
     import json
 
     from openai_server import openai_server
-    from test_adjudication_model import ISSUES, labelling, model_cli, without_latency
-    from test_adjudication_model import packet as packet_fixture
+    from test_adjudication_model import ISSUES, RUBRIC, labelling, model_cli, without_latency
 
-    packet = packet_fixture.__wrapped__(tmp_path)  # type: ignore[attr-defined]
+    from s8f_duck.adjudication.packet import PACKET_SCHEMA
+    from s8f_duck.adjudication.rubric import read_rubric
+
+    rubric = read_rubric(RUBRIC)  # the packet of test_adjudication_model: eight hand-written records
+    records = [{"id": f"issue-{n}", "split": "test", "number": n, "title": title, "body": body}
+               for n, (title, body) in enumerate(ISSUES, start=1)]  # fmt: skip
+    packet = tmp_path / "packet.json"
+    packet.write_text(json.dumps({"schema": PACKET_SCHEMA, "corpus_sha256": "0" * 64, "rubric_sha256": rubric.sha256,
+                                  "rubric": rubric.as_json(), "records": records}), encoding="utf-8")  # fmt: skip
     output = tmp_path / "labels.json"
     with openai_server("keyword") as server:
         first = model_cli(*labelling(packet, server.url, output))

@@ -209,7 +209,8 @@ def make_gold(
 
 def _inputs_named(report: dict[str, Any]) -> str:
     """The inputs of a semantic bundle, as its report records them."""
-    people = ", ".join(f"{a.get('name')} ({str(a.get('labels_sha256'))[:12]})" for a in report.get("adjudicators") or [])
+    adjudicators = report.get("adjudicators") or []
+    people = ", ".join(f"{a.get('name')} ({str(a.get('labels_sha256'))[:12]})" for a in adjudicators)
     resolver = report.get("resolver")
     return (f"packet {report.get('packet_sha256')}, labels of {people or 'no one'}"
             + (f", resolver {resolver.get('name')}" if isinstance(resolver, dict) else "")

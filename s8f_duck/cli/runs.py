@@ -116,7 +116,8 @@ def list_runs(
         list[str] | None, typer.Argument(metavar="[RUN_ID]...", help="With --delete: the runs to remove.")
     ] = None,
     delete: Annotated[
-        bool, typer.Option("--delete", help="Remove the RUN_IDs from every table and their run directories (asks nothing).")
+        bool,
+        typer.Option("--delete", help="Remove the RUN_IDs from every table and their run directories (asks nothing)."),
     ] = False,
     format: Annotated[TableFormat, typer.Option("--format", help="How to print the runs.")] = TableFormat.table,
     quiet: Quiet = False,

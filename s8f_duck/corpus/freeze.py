@@ -212,7 +212,8 @@ def _refuse_other_outputs(
             with duckdb.connect(str(db_path), read_only=True) as con:
                 (recorded,) = con.execute("SELECT corpus_sha256, answers_sha256, source FROM made_from").fetchall()
         except (duckdb.Error, ValueError):
-            raise replacing.refuse(db_path, "something with no record of its corpus (no made_from table)", wanted) from None
+            unknown = "something with no record of its corpus (no made_from table)"
+            raise replacing.refuse(db_path, unknown, wanted) from None
         if tuple(recorded[:2]) != (corpus_sha256, answers_sha256):
             raise replacing.refuse(db_path, f"the dump of {recorded[2]!r} (public corpus {recorded[0]})", wanted)
 

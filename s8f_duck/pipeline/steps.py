@@ -151,10 +151,10 @@ GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts"
 UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
 NO_SEMANTIC_STEPS: tuple[str, ...] = ("runs/no_semantic",)  # a run not graded on a semantic bundle
 RUN_RECORD_STEPS: tuple[str, ...] = (
-    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_missed_facts",
-    "runs/run_requests", "runs/run_semantic", "runs/run_semantic_results",
+    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts",
+    "runs/run_missed_facts", "runs/run_requests", "runs/run_semantic", "runs/run_semantic_results",
 )  # fmt: skip
-# After a run's record (and `runs --delete`): a database written before run_missed_facts
+# After a run's record: a database written before run_missed_facts
 # loses its test runs' missed gold facts for their counts (docs/runs.md).
 RUNS_MIGRATION_STEPS: tuple[str, ...] = ("runs/migrate_missed_facts",)
 

@@ -18,7 +18,8 @@ from typing import Any
 from s8f_duck.safety.errors import UnusableInput
 
 _HEAD_BYTES = 1 << 16
-_FIELD = re.compile(rb'"(schema|source|corpus_sha256|answers_sha256|packet_sha256|rubric_sha256|model|endpoint)":\s*("(?:[^"\\]|\\.)*")')
+_KEYS = rb"schema|source|corpus_sha256|answers_sha256|packet_sha256|rubric_sha256|model|endpoint"
+_FIELD = re.compile(rb'"(' + _KEYS + rb')":\s*("(?:[^"\\]|\\.)*")')
 
 
 def exists(path: Path | None) -> bool:

@@ -1,7 +1,7 @@
 -- A runs database written before run_missed_facts existed lists every gold fact of its
 -- test runs in run_facts: those the submission missed (but labels) become counts in
--- run_missed_facts and leave run_facts. Run after each run's record and by `runs
--- --delete`; a migrated database has no such rows left, so this changes nothing.
+-- run_missed_facts and leave run_facts. Run after each run's record, in its
+-- transaction; a migrated database has no such rows left, so this changes nothing.
 INSERT INTO runs.run_missed_facts
 SELECT facts.run_id, facts.id, facts.slice, count(*)
 FROM runs.run_facts AS facts
