@@ -34,6 +34,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
         *steps.NO_MISSED_FACTS_STEPS, *(s for s in steps.LEADERBOARD_STEPS if s != "leaderboard/missed_facts"),
     ),
     "serve": (*steps.SERVICE_BINDING_STEPS, *steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
+    "serve --semantic, at start": steps.SERVICE_SEMANTIC_STEPS,
     "facts": steps.FACT_STEPS,
     "adjudicate packet": steps.PACKET_STEPS,
     "adjudicate agree": steps.AGREEMENT_STEPS,

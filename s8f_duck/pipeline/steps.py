@@ -164,6 +164,9 @@ SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
 # serve, as it opens the store: binding_given (one row) -> the store's binding, when new.
 SERVICE_BINDING_STEPS: tuple[str, ...] = ("service/store_binding",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
+# serve --semantic, at start: the semantic bundle's test entries and the variables
+# s8f_ladder_step, s8f_exact_test_records -> whether its test part fits the Ladder's step.
+SERVICE_SEMANTIC_STEPS: tuple[str, ...] = ("service/semantic_ladder",)
 
 # leaderboard: the runs database attached read-only as `runs`, and the variables
 # leaderboard_resamples, leaderboard_seed, leaderboard_min_label_facts (and, for a
