@@ -159,7 +159,8 @@ def test_serve_on_a_store_of_another_corpus_or_scoring_is_exit_2(packet: Path, t
     semantic = made_gold(packet, tmp_path / "gold")
     made = run_cli("team", "--teams", tmp_path / "teams.json", "alpha")
     assert made.returncode == 0, made.stderr
-    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic))
+    scored = ("--semantic", str(semantic), "--ladder-step", "0.05")  # a step this small gold allows
+    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, *scored)
     server.stop()
     store = tmp_path / "service.duckdb"
 
@@ -179,7 +180,7 @@ def test_serve_on_a_store_of_another_corpus_or_scoring_is_exit_2(packet: Path, t
     with duckdb.connect(str(store), read_only=True) as con:  # still bound as it first was
         bound = con.execute("SELECT public_sha256, semantic_sha256 FROM store_binding").fetchall()
     assert bound == [(S8F_PUBLIC_SHA256, hashlib.sha256(semantic.read_bytes()).hexdigest())]
-    again = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic))  # its own: served
+    again = start_server(tmp_path, {"alpha": made.stdout.strip()}, *scored)  # its own binding: served
     again.stop()
 
 
