@@ -29,9 +29,12 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     ),
     "an ungraded run's record": (*steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS),
     "a run's record with its semantic grade": (*steps.GRADE_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.RUN_RECORD_STEPS),
-    "leaderboard": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS),
+    "leaderboard": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS, *steps.LEADERBOARD_RANK_STEPS),
+    "leaderboard without semantic grades": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_NO_SEMANTIC_STEPS,
+                                            *steps.LEADERBOARD_RANK_STEPS),
     "leaderboard of a runs database without run_missed_facts": (
         *steps.NO_MISSED_FACTS_STEPS, *(s for s in steps.LEADERBOARD_STEPS if s != "leaderboard/missed_facts"),
+        *steps.LEADERBOARD_NO_SEMANTIC_STEPS, *steps.LEADERBOARD_RANK_STEPS,
     ),
     "serve": (*steps.SERVICE_BINDING_STEPS, *steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
     "serve --semantic, at start": steps.SERVICE_SEMANTIC_STEPS,
