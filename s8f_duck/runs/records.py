@@ -14,6 +14,7 @@ import duckdb
 from s8f_duck.pipeline.steps import connect
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.paths import no_runs_database, run_root
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.trees import remove_tree
 
 _LOCK_WAIT_SECONDS = 60
@@ -100,6 +101,5 @@ def summary(entries: list[Removed]) -> str:
         rows = ", ".join(f"{n} {table}" for table, n in e.rows.items())
         where = {None: f"no run directory at {e.run_dir}", True: f"removed {e.run_dir}",
                  False: f"could not remove {e.run_dir}"}[e.dir_removed]  # fmt: skip
-        name = "".join(c if c.isprintable() else "?" for c in e.name)  # no terminal escape from a name
-        lines.append(f"removed run {e.run_id} ({name}): rows {rows}; {where}")
+        lines.append(f"removed run {e.run_id} ({printable(e.name)}): rows {rows}; {where}")
     return "\n".join(lines)

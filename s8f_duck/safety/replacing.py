@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 
 _HEAD_BYTES = 1 << 16
 _KEYS = rb"schema|source|corpus_sha256|answers_sha256|packet_sha256|rubric_sha256|model|endpoint"
@@ -53,6 +54,7 @@ def head_fields(path: Path) -> dict[str, Any]:
 
 def refuse(final: Path, made_from: str, wanted: str) -> UnusableInput:
     """The one line that refuses to replace final."""
+    made_from = printable(made_from)  # read from the file: its names may hold control characters
     return UnusableInput(f"{final}: made from {made_from}, not from {wanted}; nothing written (--force replaces it)")
 
 
