@@ -142,6 +142,16 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/aggregate_breakdown",
 )
 
+# grade --created-after: on a connection of its own, the cutoff, then (after load_public)
+# each record's creation time and whether it is in the window ...
+WINDOW_DATE_STEPS: tuple[str, ...] = ("grade/window_cutoff", "grade/window_dates")
+# ... then, beside the grade tables and window_dates: the window's record and slice figures
+# with bootstrap intervals (variables window_resamples, window_seed) and its primary score.
+WINDOW_STEPS: tuple[str, ...] = (
+    "grade/window_record_slices", "grade/window_weights", "grade/window_resampled", "grade/window_slices",
+    "grade/window_primary", "grade/window_grade",
+)
+
 # Of those, the two views of every graded fact, which only a run's record reads
 # (sql/runs/run_facts.sql): a grade that keeps no record (the command, the service) skips them.
 GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts")
