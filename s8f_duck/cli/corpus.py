@@ -46,6 +46,12 @@ def freeze(
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
     input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    keep_splits: Annotated[
+        Path | None,
+        typer.Option(help="An older public corpus of the same repository: its records keep their splits; a new "
+                          "record joining their groups takes theirs, one joining groups of different splits is "
+                          "left out (the report's keep_splits counts and names them)."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -80,6 +86,7 @@ def freeze(
             min_records=min_records,
             progress=progress,
             input_format=input_format.value,
+            keep_splits=keep_splits,
         ),
     )
     progress.done()

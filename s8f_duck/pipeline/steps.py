@@ -74,6 +74,17 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/corpus_header",
 )
 
+# freeze --keep-splits OLD (corpus/refresh.py): the older corpus's splits read; FREEZE_STEPS
+# with the splits kept (a new record joining older splits left out: the dump without them,
+# then the steps again); the report's member.
+OLDER_SPLITS_STEPS: tuple[str, ...] = ("freeze/older_splits",)
+KEPT_SPLIT_STEPS: tuple[str, ...] = ("facts/new_clusters", "facts/left_out", "facts/kept/splits")
+KEPT_FREEZE_STEPS: tuple[str, ...] = tuple(
+    kept for step in FREEZE_STEPS for kept in (KEPT_SPLIT_STEPS if step == "facts/splits" else (step,))
+)
+LEFT_OUT_STEPS: tuple[str, ...] = ("freeze/kept/raw_issues",)
+KEPT_REPORT_STEPS: tuple[str, ...] = ("freeze/kept_splits_report",)
+
 # ... then, on a second connection while the public corpus is written (the two share
 # both cores): the answer bundle's tables, the report's counts and the leak checks that
 # need only the tables.
