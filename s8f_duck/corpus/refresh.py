@@ -54,6 +54,16 @@ def read_older(path: Path) -> Older:
     return Older(path, file_sha256(path))
 
 
+def left_out_given(report: dict[str, Any]) -> tuple[int, ...]:
+    """The numbers a report's keep_splits member says were left out (none when it has no
+    such member: the comparison then names it missing)."""
+    kept = report.get("keep_splits")
+    numbers = kept.get("left_out_numbers") if isinstance(kept, dict) else []
+    if not isinstance(numbers, list) or not all(type(n) is int and n > 0 for n in numbers):
+        raise UnusableInput("report.keep_splits.left_out_numbers: expected an array of positive issue numbers")
+    return tuple(numbers)
+
+
 def kept_freeze_steps(con: duckdb.DuckDBPyConnection, older: Older) -> None:
     """What freeze's FREEZE_STEPS do, keeping the older corpus's splits: its splits read,
     then the steps; a new record that would join older splits is left out, and the steps
