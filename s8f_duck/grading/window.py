@@ -34,7 +34,8 @@ def parse_cutoff(con: duckdb.DuckDBPyConnection, created_after: str, option: str
     run_steps(con, WINDOW_DATE_STEPS[:1])
     (cutoff,) = con.execute("SELECT cutoff.text FROM window_cutoff").fetchone()
     if cutoff is None:
-        raise UnusableInput(f"{option}: {created_after!r} is not a day (YYYY-MM-DD) or an RFC 3339 time")
+        raise UnusableInput(f"{option}: {created_after!r} is not a day (YYYY-MM-DD), a month (YYYY-MM) or an "
+                            "RFC 3339 time")  # fmt: skip
     return cutoff
 
 

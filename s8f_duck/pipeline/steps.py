@@ -175,6 +175,10 @@ RUN_RECORD_STEPS: tuple[str, ...] = (
     "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
     "runs/run_semantic", "runs/run_semantic_results",
 )  # fmt: skip
+# ... then, in the same transaction: the corpus's record dates (once per corpus; the
+# runner's run_dates) and what the run was told of the clock (clock_given; also
+# runs --set-cutoff's).
+CLOCK_RECORD_STEPS: tuple[str, ...] = ("runs/record_dates", "runs/run_clock")
 
 # serve: the pending submission (one row) -> the service database's submissions table;
 # the submissions -> the public leaderboard.
