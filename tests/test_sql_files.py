@@ -18,6 +18,7 @@ ALL_STEPS = sorted(
         *steps.SEMANTIC_LEAK_CHECK_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS,
         *steps.WINDOW_DATE_STEPS, *steps.WINDOW_STEPS, *steps.OLDER_SPLITS_STEPS, *steps.KEPT_FREEZE_STEPS,
         *steps.LEFT_OUT_STEPS, *steps.KEPT_REPORT_STEPS, *steps.CLOCK_RECORD_STEPS,
+        *steps.LEADERBOARD_CLOCK_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS, *load.SUBMISSION_STEPS, *rest_dumps.REST_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
         "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",

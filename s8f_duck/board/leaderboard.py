@@ -15,7 +15,14 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
+from s8f_duck.pipeline.steps import (
+    LEADERBOARD_CLOCK_STEPS,
+    LEADERBOARD_SEMANTIC_STEPS,
+    LEADERBOARD_STEPS,
+    connect,
+    rows,
+    run_steps,
+)
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.paths import no_runs_database, run_root
 
@@ -64,6 +71,24 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
     return {"run_semantic", "run_semantic_results"} <= tables
+
+
+def _has_clock(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the runs database records the clock (runs/clock.py's tables)."""
+    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = 'runs' "
+                           "AND table_name IN ('record_dates', 'run_clock')").fetchone()  # fmt: skip
+    return found == 2
+
+
+def _clock(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The leaderboard's clock member: per run with a model cutoff, its primary score before
+    and after it; per run, its primary score by creation month."""
+    cutoffs = rows(con, "SELECT c.* EXCLUDE (run_index), l.name, l.group_id FROM clock_scores AS c "
+                        "JOIN leaderboard AS l USING (run_id) ORDER BY l.position")  # fmt: skip
+    months = rows(con, "SELECT m.group_id, m.run_id, l.name, m.month, m.records, m.primary_score FROM clock_months "
+                       "AS m JOIN leaderboard AS l USING (run_id) ORDER BY m.group_id, l.position, m.month")  # fmt: skip
+    return {"score": "primary: the mean F1 of references, duplicate_targets and scope_contradictions (slices "
+                     "without gold left out)", "cutoffs": cutoffs, "months": months}  # fmt: skip
 
 
 def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
@@ -122,9 +147,15 @@ def compute(request: Request) -> dict[str, Any]:
             run_steps(con, LEADERBOARD_STEPS[1:])
             if semantic:
                 run_steps(con, LEADERBOARD_SEMANTIC_STEPS)
+            clock = _has_clock(con)
+            if clock:
+                run_steps(con, LEADERBOARD_CLOCK_STEPS)
         except duckdb.Error as exc:  # e.g. out of memory for very many resamples
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
-        return _document(con, request, pair, semantic)
+        document = _document(con, request, pair, semantic)
+        if clock:  # (a database written before the clock was recorded has no such member)
+            document["clock"] = _clock(con)
+        return document
     finally:
         con.close()
 

@@ -206,6 +206,15 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/leaderboard",
     "leaderboard/paired_differences",
 )
+# leaderboard, when the runs database records the clock (runs.record_dates, runs.run_clock):
+# each graded record's creation time, the runs' model cutoffs, the primary score per run
+# before and after its cutoff (bootstrap intervals on the group's draws, their paired
+# difference) and per creation month.
+LEADERBOARD_CLOCK_STEPS: tuple[str, ...] = (
+    "leaderboard/clock_records", "leaderboard/clock_cutoffs", "leaderboard/clock_record_slices",
+    "leaderboard/clock_cells", "leaderboard/clock_points", "leaderboard/clock_resampled", "leaderboard/clock_scores",
+    "leaderboard/clock_months",
+)
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
 # field the semantic grade beside its ceiling, per label, and the comparison's differences.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
