@@ -85,7 +85,7 @@ def kept_freeze_steps(con: duckdb.DuckDBPyConnection, older: Older) -> None:
         run_steps(con, LEFT_OUT_STEPS)
         run_steps(con, KEPT_FREEZE_STEPS[1:cut])  # left_out is kept (made once)
     run_steps(con, [*KEPT_FREEZE_STEPS[cut:], *KEPT_REPORT_STEPS])
-    assert len(KEPT_FREEZE_STEPS) == len(FREEZE_STEPS) + 2
+    assert len(KEPT_FREEZE_STEPS) == len(FREEZE_STEPS) + 3
 
 
 def report_member(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:

@@ -80,7 +80,7 @@ FREEZE_STEPS: tuple[str, ...] = (
 OLDER_SPLITS_STEPS: tuple[str, ...] = ("freeze/older_splits",)
 KEPT_SPLIT_STEPS: tuple[str, ...] = ("facts/new_clusters", "facts/left_out", "facts/kept/splits")
 KEPT_FREEZE_STEPS: tuple[str, ...] = tuple(
-    kept for step in FREEZE_STEPS for kept in (KEPT_SPLIT_STEPS if step == "facts/splits" else (step,))
+    kept for step in FREEZE_STEPS for kept in ((step, *KEPT_SPLIT_STEPS) if step == "facts/splits" else (step,))
 )
 LEFT_OUT_STEPS: tuple[str, ...] = ("freeze/kept/raw_issues",)
 KEPT_REPORT_STEPS: tuple[str, ...] = ("freeze/kept_splits_report",)
@@ -104,6 +104,12 @@ BASELINE_STEPS: tuple[str, ...] = (
 PACKET_STEPS: tuple[str, ...] = (
     "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", *TEXT_FACT_STEPS, "adjudication/packet_records"
 )
+
+# adjudicate packet --extend / --where: the same, then the public columns a --where filters
+# (packet_candidates; packet_wanted is made from them) and the grown packet's records
+# (with packet_older, the older packet's).
+GROWN_PACKET_STEPS: tuple[str, ...] = (*PACKET_STEPS[:-1], "adjudication/packet_candidates")
+GROWN_PACKET_RECORD_STEPS: tuple[str, ...] = ("adjudication/grown/packet_records",)
 
 # adjudicate agree: packet_units (record_index, id), rubric_fields (field, multi),
 # adjudicated_labels (adjudicator, id, field, value, labels) and the variables
