@@ -39,6 +39,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     # (then KEPT_FREEZE_STEPS again, on the dump without them: raw_issues is made again)
     "freeze --keep-splits, records left out": (*steps.KEPT_SPLIT_STEPS, *steps.LEFT_OUT_STEPS),
     "grade --created-after": (*steps.WINDOW_DATE_STEPS, *steps.GRADE_STEPS, *steps.WINDOW_STEPS),
+    "grade --created-after --semantic": (*steps.SEMANTIC_GRADE_STEPS, *steps.WINDOW_SEMANTIC_STEPS),
     "run --model-cutoff, runs --set-cutoff": (*steps.GRADE_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.RUN_RECORD_STEPS,
                                               *steps.CLOCK_RECORD_STEPS),
     "leaderboard against the clock": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_CLOCK_STEPS),

@@ -102,3 +102,29 @@ def test_a_public_corpus_of_another_corpus_is_refused(noisy: Path, tmp_path: Pat
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "--public" in result.stderr
     alone = run_cli("grade", "--answers", S8F_ANSWERS, noisy, "--created-after", "2026-08-01")
     assert alone.returncode == 2 and alone.stderr.count("\n") == 1 and "--public" in alone.stderr
+
+
+def test_the_window_counts_the_adjudicated_accuracy_per_field(packet: Path, tmp_path: Path) -> None:
+    """With --semantic: each rubric field's accuracy over the window's gold records, counted
+    here from the semantic bundle, a submission right on every other record and created_at."""
+    from adjudicated import made_gold
+
+    semantic = made_gold(packet, tmp_path)
+    bundle = json.loads(semantic.read_text())
+    gold = [g for g in bundle["gold"] if g["split"] == "test"]
+    entries = [{"id": g["id"], "field": g["field"], "values": g["values"] if n % 2 else ["cannot tell"]}
+               for n, g in enumerate(gold)]  # fmt: skip
+    submission = write_json(tmp_path / "sub.json", {"schema": "fak-microcontext-submission/1",
+                            "corpus_sha256": json.loads(S8F_ANSWERS.read_text())["corpus_sha256"], "answers": [],
+                            "semantic": entries})  # fmt: skip
+    created = {r["id"]: _instant(r["created_at"]) for r in json.loads(S8F_PUBLIC.read_text())["records"]}
+    cutoff = "2026-08-01"
+    report = _grade(submission, "--semantic", semantic, "--created-after", cutoff, "--public", S8F_PUBLIC)
+    assert "semantic" in report and "semantic" not in _grade(submission, "--created-after", cutoff, "--public",
+                                                             S8F_PUBLIC)["window"]  # fmt: skip
+    sent = {(e["id"], e["field"]): e["values"] for e in entries}
+    for field in report["window"]["semantic"]:
+        mine = [g for g in gold if g["field"] == field["field"] and created[g["id"]] >= _instant(cutoff + "T00:00:00Z")]
+        right = sum(sorted(sent[(g["id"], g["field"])]) == sorted(g["values"]) for g in mine)
+        assert field["records"] == len(mine) > 0 and field["answered"] == len(mine)
+        assert field["accuracy"] == pytest.approx(right / len(mine), abs=5e-5)

@@ -14,7 +14,14 @@ from typing import Any, Self
 
 import duckdb
 
-from s8f_duck.grading.window import Window, WindowDates, check_cutoff, window_dates, window_reports
+from s8f_duck.grading.window import (
+    Window,
+    WindowDates,
+    check_cutoff,
+    semantic_member,
+    window_dates,
+    window_reports,
+)
 from s8f_duck.pipeline.steps import (
     GRADE_FACT_VIEWS,
     GRADE_STEPS,
@@ -364,12 +371,27 @@ def grade_to(
         if semantic_path is not None:
             from s8f_duck.grading import semantic  # here: pyarrow takes 0.14 s to import
 
-            report["semantic"] = semantic.semantic_grade(semantic_path, submission_path, split,
-                                                         answers_sha256=file_sha256(answers_path))  # fmt: skip
+            if window is None:
+                report["semantic"] = semantic.semantic_grade(semantic_path, submission_path, split,
+                                                             answers_sha256=file_sha256(answers_path))  # fmt: skip
+            else:
+                report["semantic"], report["window"]["semantic"] = _windowed_semantic(
+                    semantic_path, submission_path, split, file_sha256(answers_path), window, report["corpus_sha256"])
         if output_path is not None:
             write_text(outputs.temp_for(output_path), dumps(report))
             outputs.commit()
     return report
+
+
+def _windowed_semantic(
+    semantic_path: Path, submission_path: Path, split: str, answers_sha256: str, window: Window, corpus_sha256: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The semantic grade, and its accuracy per field over the window's records."""
+    from s8f_duck.grading import semantic
+
+    with connect() as con:
+        report = semantic.grade_into(con, semantic_path, submission_path, split, answers_sha256)
+        return report, semantic_member(con, window_dates(window, corpus_sha256))
 
 
 @dataclass(frozen=True)
@@ -411,8 +433,12 @@ def grade_many(
     for one in graded:
         if one.report is not None:
             try:
-                one.report["semantic"] = semantic_grading.semantic_grade(semantic_path, one.submission, split,
-                                                                         answers_sha256)  # fmt: skip
+                if window is None:
+                    one.report["semantic"] = semantic_grading.semantic_grade(semantic_path, one.submission, split,
+                                                                             answers_sha256)  # fmt: skip
+                else:
+                    one.report["semantic"], one.report["window"]["semantic"] = _windowed_semantic(
+                        semantic_path, one.submission, split, answers_sha256, window, one.report["corpus_sha256"])
             except SUBMISSION_ERRORS as exc:
                 one = Graded(one.submission, None, exc)
         with_semantic.append(one)

@@ -10,7 +10,15 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import WINDOW_DATE_STEPS, WINDOW_STEPS, connect, rows, run_steps
+from s8f_duck.pipeline.steps import (
+    WINDOW_DATE_STEPS,
+    WINDOW_SEMANTIC_STEPS,
+    WINDOW_STEPS,
+    connect,
+    register,
+    rows,
+    run_steps,
+)
 from s8f_duck.reading.load import load_public
 from s8f_duck.reading.scan import file_sha256
 from s8f_duck.safety.errors import UnusableInput
@@ -68,6 +76,14 @@ def window_dates(window: Window, corpus_sha256: str | None) -> WindowDates:
         run_steps(con, WINDOW_DATE_STEPS[1:])
         dates = con.sql("SELECT id, number, created_at, in_window FROM window_dates").to_arrow_table()
     return WindowDates(window, cutoff, digest, dates)
+
+
+def semantic_member(con: duckdb.DuckDBPyConnection, read: WindowDates) -> list[dict[str, Any]]:
+    """The window's `semantic` member, on a connection holding a semantic grade's tables
+    (semantic.grade_into): per rubric field, its records, answered and accuracy in the window."""
+    register(con, {"window_dates": read.dates})
+    run_steps(con, WINDOW_SEMANTIC_STEPS)
+    return rows(con, "SELECT * FROM window_semantic")
 
 
 def window_reports(con: duckdb.DuckDBPyConnection, read: WindowDates) -> dict[int, dict[str, Any]]:

@@ -168,6 +168,9 @@ WINDOW_STEPS: tuple[str, ...] = (
     "grade/window_record_slices", "grade/window_weights", "grade/window_resampled", "grade/window_slices",
     "grade/window_primary", "grade/window_grade",
 )
+# ... and with --semantic, after the semantic grade (SEMANTIC_GRADE_STEPS) and window_dates:
+# each field's accuracy over the window's gold records.
+WINDOW_SEMANTIC_STEPS: tuple[str, ...] = ("grade/window_semantic",)
 
 # Of those, the two views of every graded fact, which only a run's record reads
 # (sql/runs/run_facts.sql): a grade that keeps no record (the command, the service) skips them.

@@ -29,7 +29,7 @@ import duckdb
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
-from s8f_duck.grading.window import window_reports
+from s8f_duck.grading.window import semantic_member, window_reports
 from s8f_duck.pipeline.steps import (
     CLOCK_RECORD_STEPS,
     NO_SEMANTIC_STEPS,
@@ -339,6 +339,8 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             if report is not None and semantic is not None:
                 report["semantic"] = semantic_grading.grade_into(
                     con, semantic, run_dir / "submission.json", request.split, _file_sha256(answers))
+                if request.created_after is not None:
+                    report["window"]["semantic"] = semantic_member(con, dates)
         except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
             outcome, message, report = "unusable_submission", _ungradable(exc), None
     if report is None:  # in a fresh database: a grade that stopped half-way left some of its tables
