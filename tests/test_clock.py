@@ -48,7 +48,8 @@ def clocked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         paths[name] = write_json(root / name / "sub.json", document)
     common = ("run", "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--runs", db, "-q")
     copy = ("--", "/bin/cp", "/candidate/sub.json", "/out/submission.json")
-    done = run_cli(*common, "--name", "noisy", "--candidate-dir", paths["noisy"].parent, "--model-cutoff", CUTOFF, *copy)
+    done = run_cli(*common, "--name", "noisy", "--candidate-dir", paths["noisy"].parent, "--model-cutoff", CUTOFF,
+                   *copy)  # fmt: skip
     assert done.returncode == 1 and "graded" in done.stdout, done.stdout + done.stderr
     done = run_cli(*common, "--name", "exact", "--candidate-dir", paths["exact"].parent, "--created-after", CUTOFF,
                    *copy)  # fmt: skip

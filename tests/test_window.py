@@ -31,7 +31,8 @@ def noisy(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if n % 3 == 0:
             a["references"] = a["references"][1:]
         if n % 7 == 0:
-            a["scope_contradictions"] = [] if "mismatch" in a["scope_contradictions"] else [*a["scope_contradictions"], "mismatch"]
+            cues = a["scope_contradictions"]
+            a["scope_contradictions"] = [] if "mismatch" in cues else [*cues, "mismatch"]
     submission = {"schema": "fak-microcontext-submission/1", "corpus_sha256": bundle["corpus_sha256"],
                   "answers": answers, "aggregates": bundle["aggregates"]}  # fmt: skip
     return write_json(tmp_path_factory.mktemp("window") / "noisy.json", submission)

@@ -148,13 +148,14 @@ def _grow(con: Any, public_path: Path, older: Packet | None, where: str | None, 
     the older packet's records (which must be records of this corpus, with the same titles),
     the records --where chooses, the hash order of the first packet."""
     run_steps(con, GROWN_PACKET_STEPS)
-    kept = [(r["id"], r.get("split"), _number(r["id"]), r["title"], r["body"]) for r in (older.records if older else [])]
+    kept = [(r["id"], r.get("split"), _number(r["id"]), r["title"], r["body"])
+            for r in (older.records if older else [])]  # fmt: skip
     create_table(con, "packet_older", {"id": "VARCHAR", "split": "VARCHAR", "number": "BIGINT", "title": "VARCHAR",
                                        "body": "VARCHAR"}, kept)  # fmt: skip
     if older is not None:
         strangers = rows(con, "SELECT older.id, candidate.title IS NULL AS missing FROM packet_older AS older "
-                              "LEFT JOIN packet_candidates AS candidate USING (id) "
-                              "WHERE candidate.title IS DISTINCT FROM older.title ORDER BY older.number LIMIT 1")  # fmt: skip
+                              "LEFT JOIN packet_candidates AS candidate USING (id) WHERE candidate.title "
+                              "IS DISTINCT FROM older.title ORDER BY older.number LIMIT 1")  # fmt: skip
         if strangers:
             why = "is not in" if strangers[0]["missing"] else "has another title in"
             raise UnusableInput(f"--extend {older.path}: its record {strangers[0]['id']} {why} {public_path}: "

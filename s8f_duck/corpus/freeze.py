@@ -182,7 +182,8 @@ def freeze_tables(
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
             progress.step("write the public corpus and the answer bundle")
             public = _write_public_and_answers(con, source, temp_public, temp_answers, input_bytes, same_public_as)
-            leave_work_file(con, ["content_checks", "report_counts", *(["kept_splits_report"] if older else [])])  # what LEAK_CHECK_STEPS and the report read
+            # what LEAK_CHECK_STEPS and the report read
+            leave_work_file(con, ["content_checks", "report_counts", *(["kept_splits_report"] if older else [])])
             progress.step("check for leaks")
             answers_sha256 = artifacts.bind_answers(temp_answers, public.corpus_sha256)
             public.oracle["corpus_sha256"] = public.corpus_sha256  # the grade's only use of the bundle's header
