@@ -20,6 +20,7 @@ ALL_STEPS = sorted(
         *steps.KEPT_FREEZE_STEPS,
         *steps.LEFT_OUT_STEPS, *steps.KEPT_REPORT_STEPS,
         *steps.LEADERBOARD_CLOCK_STEPS, *steps.GROWN_PACKET_STEPS, *steps.GROWN_PACKET_RECORD_STEPS,
+        *steps.SERVICE_SEMANTIC_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS, *load.SUBMISSION_STEPS, *rest_dumps.REST_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
         "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",

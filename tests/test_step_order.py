@@ -29,6 +29,7 @@ SEQUENCES: dict[str, tuple[str, ...]] = {
     "a run's record with its semantic grade": (*steps.GRADE_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.RUN_RECORD_STEPS),
     "leaderboard": (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS),
     "serve": (*steps.SERVICE_STEPS, *steps.SERVICE_LEADERBOARD_STEPS),
+    "serve --semantic, at start": steps.SERVICE_SEMANTIC_STEPS,
     "facts": steps.FACT_STEPS,
     "adjudicate packet": steps.PACKET_STEPS,
     "adjudicate agree": steps.AGREEMENT_STEPS,

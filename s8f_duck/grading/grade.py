@@ -281,13 +281,14 @@ class Grader:
         """Each submission file's full report over a split, or why it is unusable: the files
         read at once and graded by one pass of the diff queries. A batch that fails as a
         whole (out of memory) is graded again one submission at a time, so that only the
-        one that caused it is refused."""
+        one that caused it is refused: whatever one submission's grade ends in is that
+        submission's error, never its batch's."""
         try:
             with self.session(split) as session:
                 session.load(submission_paths)
                 session.compare()
                 return session.graded(window)
-        except SUBMISSION_ERRORS as exc:
+        except Exception as exc:  # noqa: BLE001  (one submission's failure is its own)
             if len(submission_paths) == 1:
                 return [Graded(submission_paths[0], None, exc)]
         return [graded for path in submission_paths for graded in self.grade_many([path], split, window)]

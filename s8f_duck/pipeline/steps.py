@@ -193,6 +193,9 @@ CLOCK_RECORD_STEPS: tuple[str, ...] = ("runs/record_dates", "runs/run_clock")
 # the submissions -> the public leaderboard.
 SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
+# serve --semantic, at start: the semantic bundle's test entries and the variables
+# s8f_ladder_step, s8f_exact_test_records -> whether its test part fits the Ladder's step.
+SERVICE_SEMANTIC_STEPS: tuple[str, ...] = ("service/semantic_ladder",)
 
 # leaderboard: the runs database attached read-only as `runs`, and the variables
 # leaderboard_resamples, leaderboard_seed, leaderboard_min_label_facts (and, for a
