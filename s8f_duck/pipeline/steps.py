@@ -157,6 +157,7 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/grade",
     "grade/slice_breakdown",
     "grade/aggregate_breakdown",
+    "grade/wrong_facts",
 )
 
 # grade --created-after: on a connection of its own, the cutoff, then (after load_public)
@@ -215,8 +216,7 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/resampled_errors",
     "leaderboard/resample_scores",
     "leaderboard/score_intervals",
-    "leaderboard/leaderboard",
-    "leaderboard/paired_differences",
+    "leaderboard/primary_slices",
 )
 # leaderboard, when the runs database records the clock (runs.record_dates, runs.run_clock):
 # each graded record's creation time, the runs' model cutoffs, the primary score per run
@@ -228,10 +228,20 @@ LEADERBOARD_CLOCK_STEPS: tuple[str, ...] = (
     "leaderboard/clock_months",
 )
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
-# field the semantic grade beside its ceiling, per label, and the comparison's differences.
+# field the semantic grade beside its ceiling, per label, the comparison's differences, and
+# the adjudicated accuracies per resample a ranking can use; without them, those empty.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
     "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
-    "leaderboard/semantic_differences",
+    "leaderboard/semantic_differences", "leaderboard/semantic_resamples", "leaderboard/semantic_points",
+)
+LEADERBOARD_NO_SEMANTIC_STEPS: tuple[str, ...] = ("leaderboard/no_semantic_ranking",)
+# leaderboard, then (the variables leaderboard_rank_by, leaderboard_min_n): every score a run
+# can be ranked on with its interval and n, the paired differences of every pair of runs,
+# separability, the rank groups, the ranked leaderboard and a comparison's differences.
+LEADERBOARD_RANK_STEPS: tuple[str, ...] = (
+    "leaderboard/rankable_resamples", "leaderboard/rankable_points", "leaderboard/run_pairs",
+    "leaderboard/separability", "leaderboard/rank_groups", "leaderboard/leaderboard",
+    "leaderboard/paired_differences",
 )
 
 

@@ -38,6 +38,7 @@ from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.scratch import warn
 from s8f_duck.safety.trees import remove_tree
@@ -171,7 +172,8 @@ class Service:
         if not report["corpus_bound"]:
             why = "submission: corpus_sha256 is not this service's public corpus (GET /corpus)"
             return "unusable", why, None, report, batch
-        score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
+        records = grading.graded_records(report)
+        score = report["exact_records"] / records if records else 0.0
         if "semantic" in report:  # one score for the Ladder: the mean of the two shares
             score = (score + semantic_grading.overall_accuracy(report["semantic"])) / 2
         return "graded", None, score, report, batch
@@ -328,7 +330,7 @@ def create_app(service: Service) -> Starlette:
                 service.in_flight[team] -= 1
                 stored = True
             if not config.quiet:  # (no score: the log may travel further than the answers)
-                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {team} {split} {row['id']} {status} "
+                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {printable(team)} {split} {row['id']} {status} "
                       f"({len(body)} bytes; graded in {time.perf_counter() - started:.2f} s, "
                       f"{batch} together)", file=sys.stderr, flush=True)  # fmt: skip
         finally:
