@@ -23,7 +23,7 @@ import duckdb
 
 from s8f_duck.pipeline.steps import memory_limit_mb, register, rows, run_steps
 from s8f_duck.reading import gojson
-from s8f_duck.reading.gojson import ANY, MAP, list_of, struct
+from s8f_duck.reading.gojson import ANY, MAP, TIME, list_of, struct
 from s8f_duck.reading.split import array_member_span, array_parts, copy_range
 from s8f_duck.reading.strictness import StrictCheck
 from s8f_duck.reading.typed_check import TypedCheck
@@ -68,7 +68,7 @@ BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDL
 # The Go structs the reference decodes each input into (gojson.loads matches keys to them).
 RAW_SCHEMA = list_of(struct(
     number=ANY, title=ANY, body=ANY, state=ANY, labels=list_of(struct(name=ANY)),
-    createdAt=ANY, updatedAt=ANY, closedAt=ANY, url=ANY,
+    createdAt=TIME, updatedAt=TIME, closedAt=TIME, url=ANY,
 ))  # fmt: skip
 PUBLIC_RECORD = struct(
     id=ANY, split=ANY, number=ANY, title=ANY, body=ANY, created_at=ANY, updated_at=ANY, url=ANY, state=ANY,
