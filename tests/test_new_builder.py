@@ -4,6 +4,7 @@ message says what happened and what to do, and a refused command leaves nothing 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -64,3 +65,100 @@ def test_a_tiny_dump_is_told_about_min_records(tmp_path: Path) -> None:
     assert not (tmp_path / "out").exists()
     assert _freeze(tmp_path, raw, "--min-records", "0").returncode == 0
     assert (tmp_path / "out" / "corpus" / "p.json").is_file()
+
+
+# --- a file in the wrong place: the message says what it is, or what goes there ---
+
+
+def _frozen(tmp_path: Path) -> dict[str, Path]:
+    raw = write_json(tmp_path / "raw.json", [issue(k) for k in range(1, 4)])
+    out = {name: tmp_path / f"{name}.json" for name in ("public", "answers", "report")}
+    done = run_cli("freeze", raw, "--source", "x", "--min-records", "1", "--public", out["public"],
+                   "--answers", out["answers"], "--report", out["report"], "-q")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    bundle = json.loads(out["answers"].read_text(encoding="utf-8"))
+    out["submission"] = write_json(tmp_path / "submission.json", {**bundle, "schema": "fak-microcontext-submission/1"})
+    return out
+
+
+def test_swapped_files_are_named_for_what_they_are(tmp_path: Path) -> None:
+    f = _frozen(tmp_path)
+    _one_line(run_cli("grade", "--answers", f["submission"], "--submission", f["answers"]), "grade",
+              "this is a submission, not an answer bundle (did you swap the files?)")  # fmt: skip
+    _one_line(run_cli("grade", "--answers", f["public"], f["submission"]), "grade",
+              "this is a public corpus, not an answer bundle (did you swap the files?)")  # fmt: skip
+    _one_line(run_cli("baseline", "--public", f["answers"], "--output", tmp_path / "b.json"), "baseline",
+              "this is an answer bundle, not a public corpus (did you swap the files?)")  # fmt: skip
+    _one_line(run_cli("verify", "--public", f["answers"], "--answers", f["public"], "--report", f["report"]), "verify",
+              "this is an answer bundle, not a public corpus (did you swap the files?)")  # fmt: skip
+    _one_line(run_cli("verify", "--public", f["public"], "--answers", f["report"], "--report", f["answers"]), "verify",
+              "not a report", "this is an answer bundle, not a report (did you swap the files?)")  # fmt: skip
+
+
+def test_sql_with_the_corpus_as_an_argument_says_where_it_goes(tmp_path: Path) -> None:
+    f = _frozen(tmp_path)
+    _one_line(run_cli("sql", f["public"], "SELECT 1"), "sql", "unexpected extra argument",
+              "the corpus goes with --public FILE (or a database with --db FILE)")  # fmt: skip
+    done = run_cli("sql", "--public", f["public"], "SELECT 1 AS one", "--format", "csv")
+    assert done.returncode == 0 and done.stdout.splitlines() == ["one", "1"], (done.stdout, done.stderr)
+
+
+BASE = Path(sys.base_prefix)
+PYTHON = str(BASE / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}")
+PYTHON_MOUNT = [] if BASE.is_relative_to("/usr") else ["--ro", str(BASE)]
+
+
+def test_a_host_path_given_to_the_sandbox_gets_a_hint(tmp_path: Path) -> None:
+    f = _frozen(tmp_path)
+    candidate = tmp_path / "candidate"
+    candidate.mkdir()
+    (candidate / "main.py").write_text("print('hello')\n")
+    common = ["run", "--public", f["public"], "--answers", f["answers"], "--runs", tmp_path / "runs.duckdb",
+              "--name", "c", *PYTHON_MOUNT]  # fmt: skip
+    done = run_cli(*common, "--", PYTHON, candidate / "main.py")
+    assert done.returncode == 1, done.stderr
+    assert f"{candidate / 'main.py'} is a path on this machine, which the sandbox does not see" in done.stdout
+    assert "--candidate-dir DIR, seen at /candidate, or mount a path with --ro PATH" in done.stdout
+    venv_python = run_cli(*common, "--", sys.executable, "-c", "pass")  # the project's own .venv
+    assert venv_python.returncode == 1 and "is a path on this machine" in venv_python.stdout, venv_python.stdout
+    mounted = run_cli(*common, "--candidate-dir", candidate, "--", PYTHON, "main.py")  # the way the hint says
+    assert "is a path on this machine" not in mounted.stdout, mounted.stdout
+
+
+# --- adjudication: the resolver's packet, and which labels a semantic bundle misses ---
+
+
+def _gold(packet: Path, labels: list[Path], folder: Path, *extra: str | Path) -> Any:
+    from conftest import S8F_ANSWERS, S8F_PUBLIC
+
+    return run_cli("adjudicate", "gold", packet, *labels, "--policy", "unanimous", "--public", S8F_PUBLIC,
+                   "--answers", S8F_ANSWERS, "--output", folder / "semantic.json",
+                   "--report", folder / "semantic-report.json", "--resamples", "5", *extra)  # fmt: skip
+
+
+def test_a_resolver_without_its_packet_is_told_to_give_it(packet: Path, tmp_path: Path) -> None:
+    from adjudicated import labelled, labels_file, three
+
+    labels = three(packet, tmp_path)
+    further = tmp_path / "further.json"
+    agreed = run_cli("adjudicate", "agree", packet, *labels, "--resamples", "5", "--disagreements", further)
+    assert agreed.returncode == 0, agreed.stderr
+    resolver = labels_file(tmp_path / "judge.json", further, "judge", labelled(further, lambda k, f: f["values"][-1]),
+                           kind="person")  # fmt: skip
+    _one_line(_gold(packet, labels, tmp_path, "--resolver", resolver), "adjudicate gold",
+              "these labels are for another packet", "give that packet as --resolver-packet")  # fmt: skip
+    assert _gold(packet, labels, tmp_path, "--resolver", resolver, "--resolver-packet", further).returncode == 0
+
+
+def test_verify_semantic_names_the_labels_file_left_out(packet: Path, tmp_path: Path) -> None:
+    from adjudicated import three
+    from conftest import S8F_ANSWERS, S8F_PUBLIC, S8F_REPORT
+
+    labels = three(packet, tmp_path)
+    assert _gold(packet, labels, tmp_path).returncode == 0
+    verify = ["verify", "--public", S8F_PUBLIC, "--answers", S8F_ANSWERS, "--report", S8F_REPORT,
+              "--semantic", tmp_path / "semantic.json", "--semantic-report", tmp_path / "semantic-report.json",
+              "--packet", packet]  # fmt: skip
+    done = run_cli(*verify, *[x for p in labels[:2] for x in ("--labels", p)])
+    assert done.returncode == 1, done.stderr
+    assert "does not re-derive" in done.stderr and "the report names labels not given: 'c'" in done.stderr, done.stderr
