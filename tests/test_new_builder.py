@@ -162,3 +162,33 @@ def test_verify_semantic_names_the_labels_file_left_out(packet: Path, tmp_path: 
     done = run_cli(*verify, *[x for p in labels[:2] for x in ("--labels", p)])
     assert done.returncode == 1, done.stderr
     assert "does not re-derive" in done.stderr and "the report names labels not given: 'c'" in done.stderr, done.stderr
+
+
+# --- grade --semantic: a field without test gold, and many submissions in a table ---
+
+
+def test_semantic_figures_without_gold_and_for_many_submissions(packet: Path, tmp_path: Path) -> None:
+    from adjudicated import made_gold
+    from conftest import S8F_ANSWERS, S8F_PUBLIC_SHA256
+
+    semantic = made_gold(packet, tmp_path)
+    bundle = json.loads(semantic.read_text(encoding="utf-8"))
+    field = bundle["rubric"][0]["name"]
+    bundle["gold"] = [g for g in bundle["gold"] if not (g["field"] == field and g["split"] == "test")]
+    no_test_gold = write_json(tmp_path / "no-test-gold.json", bundle)
+    copied = [{"id": g["id"], "field": g["field"], "values": g["values"]} for g in bundle["gold"]]
+    submissions = [write_json(tmp_path / f"s{k}.json", {"schema": "fak-microcontext-submission/1",
+                                                         "corpus_sha256": S8F_PUBLIC_SHA256, "answers": [],
+                                                         "semantic": copied[: k * len(copied) // 2]})
+                   for k in (1, 2)]  # fmt: skip
+    one = run_cli("grade", "--answers", S8F_ANSWERS, "--submission", submissions[1], "--semantic", no_test_gold)
+    assert one.returncode == 1, one.stderr
+    assert f"semantic {field}: not graded (no test record has adjudicated gold)" in one.stdout, one.stdout
+    assert "None" not in one.stdout
+    many = run_cli("grade", "--answers", S8F_ANSWERS, *submissions, "--semantic", semantic, "--format", "table")
+    assert many.returncode == 1, many.stderr
+    head, *rows = many.stdout.splitlines()
+    assert head.split()[-1] == "semantic", head
+    figures = [float(row.split()[-1]) for row in rows[:2]]
+    assert 0 <= figures[0] < figures[1] <= 1, rows  # half the gold answered, then all of it
+    assert "the share of the adjudicated fields answered right" in many.stdout
