@@ -192,3 +192,19 @@ def test_semantic_figures_without_gold_and_for_many_submissions(packet: Path, tm
     figures = [float(row.split()[-1]) for row in rows[:2]]
     assert 0 <= figures[0] < figures[1] <= 1, rows  # half the gold answered, then all of it
     assert "the share of the adjudicated fields answered right" in many.stdout
+
+
+def test_agree_table_names_its_columns_and_q_prints_nothing(packet: Path, tmp_path: Path) -> None:
+    from adjudicated import three
+
+    labels = three(packet, tmp_path)
+    done = run_cli("adjudicate", "agree", packet, *labels, "--resamples", "5")
+    assert done.returncode == 0, done.stderr
+    header = done.stdout.splitlines()[0].split()
+    assert header[:4] == ["adjudicator", "person", "or", "model"] and "kind labelled" in done.stdout, header
+    assert header.count("kind") == 1  # the rubric's field `kind`, once, as "kind labelled"
+    assert "resamples: of the --resamples draws of the records, those where the statistic is defined" in done.stdout
+    assert "records they disagree on: " in done.stdout and "--disagreements FILE writes them" in done.stdout
+    further = tmp_path / "further.json"
+    quiet = run_cli("adjudicate", "agree", packet, *labels, "--resamples", "5", "-q", "--disagreements", further)
+    assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "") and further.is_file()
