@@ -208,3 +208,20 @@ def test_agree_table_names_its_columns_and_q_prints_nothing(packet: Path, tmp_pa
     further = tmp_path / "further.json"
     quiet = run_cli("adjudicate", "agree", packet, *labels, "--resamples", "5", "-q", "--disagreements", further)
     assert (quiet.returncode, quiet.stdout, quiet.stderr) == (0, "", "") and further.is_file()
+
+
+def test_team_output_writes_the_token_for_its_owner_only(tmp_path: Path) -> None:
+    import stat
+
+    teams, token = tmp_path / "teams.json", tmp_path / "keys" / "alpha.token"
+    done = run_cli("team", "--teams", teams, "alpha", "--output", token)
+    assert done.returncode == 0 and done.stdout == "", (done.stdout, done.stderr)
+    assert stat.S_IMODE(token.stat().st_mode) == 0o600
+    secret = token.read_text(encoding="utf-8").strip()
+    import hashlib
+
+    stored = json.loads(teams.read_text(encoding="utf-8"))
+    assert [t["token_sha256"] for t in stored] == [hashlib.sha256(secret.encode()).hexdigest()]
+    again = run_cli("team", "--teams", teams, "alpha", "--output", tmp_path / "again.token")
+    _one_line(again, "team", "already exists")
+    assert not (tmp_path / "again.token").exists()
