@@ -70,8 +70,8 @@ def test_a_tiny_dump_is_told_about_min_records(tmp_path: Path) -> None:
 # --- a file in the wrong place: the message says what it is, or what goes there ---
 
 
-def _frozen(tmp_path: Path) -> dict[str, Path]:
-    raw = write_json(tmp_path / "raw.json", [issue(k) for k in range(1, 4)])
+def _frozen(tmp_path: Path, records: int = 3) -> dict[str, Path]:
+    raw = write_json(tmp_path / "raw.json", [issue(k) for k in range(1, records + 1)])
     out = {name: tmp_path / f"{name}.json" for name in ("public", "answers", "report")}
     done = run_cli("freeze", raw, "--source", "x", "--min-records", "1", "--public", out["public"],
                    "--answers", out["answers"], "--report", out["report"], "-q")  # fmt: skip
@@ -225,3 +225,26 @@ def test_team_output_writes_the_token_for_its_owner_only(tmp_path: Path) -> None
     again = run_cli("team", "--teams", teams, "alpha", "--output", tmp_path / "again.token")
     _one_line(again, "team", "already exists")
     assert not (tmp_path / "again.token").exists()
+
+
+def test_leaderboard_names_stay_distinct_and_one_run_is_one_run(tmp_path: Path) -> None:
+    f = _frozen(tmp_path, 60)
+    candidate = tmp_path / "candidate"
+    candidate.mkdir()
+    (candidate / "sub.json").write_bytes(f["submission"].read_bytes())
+    copy = ["--candidate-dir", candidate, "--", "/bin/cp", "/candidate/sub.json", "/out/submission.json"]
+    names = [f"model-student-distilled-{k}" for k in ("alpha", "beta")]
+    for runs, name in ((tmp_path / "one.duckdb", names[0]), (tmp_path / "two.duckdb", names[0]),
+                       (tmp_path / "two.duckdb", names[1])):  # fmt: skip
+        done = run_cli("run", "--public", f["public"], "--answers", f["answers"], "--runs", runs, "--name", name,
+                       "-q", *copy)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    one = run_cli("leaderboard", "--runs", tmp_path / "one.duckdb", "--format", "table")
+    assert one.returncode == 0, one.stderr
+    assert "Leaderboard of 1 run in" in one.stdout and "(1 run," in one.stdout and "1 runs" not in one.stdout
+    two = run_cli("leaderboard", "--runs", tmp_path / "two.duckdb", "--format", "table")
+    assert two.returncode == 0, two.stderr
+    lines = two.stdout.splitlines()
+    rule = next(k for k, line in enumerate(lines) if line.startswith("----  "))
+    shown = [line.split()[1] for line in lines[rule + 1 : rule + 3]]
+    assert len(set(shown)) == 2 and all(s.endswith(("alpha", "beta")) for s in shown), shown

@@ -129,8 +129,9 @@ def _runs_section(board: dict[str, Any]) -> str:
               *(["tokens"] * tokens)]  # fmt: skip
 
     def body(members: list[dict[str, Any]], width: int) -> list[list[Any]]:
+        names = _distinct_clips([r["name"] for r in members], width)
         return [
-            [r["rank"], _clip(r["name"], width), SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
+            [r["rank"], names[r["name"]], SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
              {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
              "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
              r["false_positive_facts"], r["false_negative_facts"],
@@ -162,7 +163,22 @@ def _wrapped_title(section: str) -> str:
 
 
 def _clip(text: str, most: int) -> str:
-    return text if len(text) <= most else text[: most - 1] + "…"
+    """Cut in the middle: names of one family differ at their ends (model-student-a, -b)."""
+    if len(text) <= most:
+        return text
+    head = most // 2
+    return text[:head] + "…" + text[len(text) - (most - 1 - head) :]
+
+
+def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
+    """Each name cut to `most` characters, or to as many more as keep different names
+    different (the column widens rather than show two runs under one name)."""
+    longest = max(map(len, names), default=0)
+    while True:
+        clips = {name: _clip(name, most) for name in names}
+        if len(set(clips.values())) == len(clips) or most >= longest:
+            return clips
+        most += 1
 
 
 def _slices_section(board: dict[str, Any]) -> str:
@@ -251,7 +267,7 @@ def _semantic_comparison_section(c: dict[str, Any]) -> str:
 def to_table(board: dict[str, Any]) -> str:
     """The runs, then each slice, the frequent labels, the aggregates and the comparison."""
     title = textwrap.fill(
-        f"Leaderboard of {len(board['runs'])} runs in {board['runs_database']}: precision, recall and F1 with 95% "
+        f"Leaderboard of {len(board['runs'])} run{'s' * (len(board['runs']) != 1)} in {board['runs_database']}: precision, recall and F1 with 95% "
         f"bootstrap intervals over the graded records ({board['resamples']} resamples, seed {board['seed']}); "
         "runs are ranked within their corpus and split",
         WIDTH,
