@@ -248,3 +248,46 @@ def test_leaderboard_names_stay_distinct_and_one_run_is_one_run(tmp_path: Path) 
     rule = next(k for k, line in enumerate(lines) if line.startswith("----  "))
     shown = [line.split()[1] for line in lines[rule + 1 : rule + 3]]
     assert len(set(shown)) == 2 and all(s.endswith(("alpha", "beta")) for s in shown), shown
+
+
+# --- adjudicate model stopped by Ctrl-C: what is kept, and that the same command goes on ---
+
+
+def _stopped_model_run(packet: Path, tmp_path: Path, hang_after: int, lines: int) -> tuple[Any, Path]:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from conftest import CLI
+    from openai_server import openai_server
+
+    output = tmp_path / f"labels-{hang_after}.json"
+    journal = Path(f"{output}.journal")
+    with openai_server("keyword", hang_after=hang_after) as server:
+        process = subprocess.Popen([str(CLI), "adjudicate", "model", str(packet), "--endpoint", server.url,
+                                    "--model", "m", "--output", str(output), "--concurrency", "2"],
+                                   env={**os.environ, "NO_PROXY": "127.0.0.1"}, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, text=True)  # fmt: skip
+        deadline = time.monotonic() + 120
+        # the journal holds its header and `lines - 1` records, and a request is held
+        while not (journal.exists() and journal.read_bytes().count(b"\n") == lines
+                   and any(r.get("hung") for r in server.requests)):  # fmt: skip
+            assert process.poll() is None and time.monotonic() < deadline, process.stderr.read()  # type: ignore[union-attr]
+            time.sleep(0.02)
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    return stderr, journal
+
+
+def test_ctrl_c_removes_a_journal_of_no_record(packet: Path, tmp_path: Path) -> None:
+    stderr, journal = _stopped_model_run(packet, tmp_path, 0, 1)
+    assert "stopped by SIGINT" in stderr and "no record was done" in stderr, stderr
+    assert not journal.exists()  # as docs/adjudication.md says: a journal of no record is not kept
+
+
+def test_ctrl_c_keeps_the_records_done_and_says_the_same_command_goes_on(packet: Path, tmp_path: Path) -> None:
+    stderr, journal = _stopped_model_run(packet, tmp_path, 3, 4)
+    assert f"the 3 records done are kept in {journal}: the same command again asks only for the rest" in stderr
+    assert journal.read_bytes().count(b"\n") == 4
