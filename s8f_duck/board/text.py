@@ -163,11 +163,12 @@ def _wrapped_title(section: str) -> str:
 
 
 def _clip(text: str, most: int) -> str:
-    """Cut in the middle: names of one family differ at their ends (model-student-a, -b)."""
+    """Cut before the end, keeping the end's few characters: names of one family differ
+    there (model-student-a, model-student-b)."""
     if len(text) <= most:
         return text
-    head = most // 2
-    return text[:head] + "…" + text[len(text) - (most - 1 - head) :]
+    tail = max(1, min(6, (most - 1) // 3))
+    return text[: most - 1 - tail] + "…" + text[len(text) - tail :]
 
 
 def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
