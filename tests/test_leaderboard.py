@@ -154,8 +154,16 @@ def test_the_timed_out_run_is_listed_without_a_grade(board: dict[str, Any]) -> N
     assert run["files"]["submission"] is None and Path(run["files"]["stdout"]).is_file()
 
 
-def test_runs_are_ranked_and_grouped_by_corpus_and_split(board: dict[str, Any]) -> None:
+def test_runs_are_ranked_and_grouped_by_corpus_and_split(
+    leaderboard_runs: dict[str, Any], board: dict[str, Any]
+) -> None:
+    """By default on the derived slices (a flipped label is an input check: it ties the
+    baseline there); on F1 over all facts (--rank-by all-facts) as before."""
     ranked = [run["name"] for run in board["runs"]]
+    assert ranked.index(f"{FLIPPED_LABEL}-flipped") < ranked.index("missing-ten") < ranked.index("no-references")
+    assert by_name(board)[f"{FLIPPED_LABEL}-flipped"]["rank_label"] == by_name(board)["sql-baseline"]["rank_label"]
+    ranked = [run["name"] for run in leaderboard(leaderboard_runs["db"], "--rank-by", "all-facts",
+                                                 "--resamples", "200")["runs"]]  # fmt: skip
     assert ranked.index("sql-baseline") < ranked.index("missing-ten") < ranked.index(f"{FLIPPED_LABEL}-flipped")
     assert ranked.index(f"{FLIPPED_LABEL}-flipped") < ranked.index("no-references") < ranked.index(HOSTILE_NAME)
     assert sorted(g["split"] for g in board["groups"]) == ["test", "tune"]
@@ -197,6 +205,8 @@ def test_paired_comparison(leaderboard_runs: dict[str, Any], board: dict[str, An
     db = leaderboard_runs["db"]
     compared = leaderboard(db, "--compare", "sql-baseline", "missing-ten")["comparison"]
     rows = {(d["scope"], d["key"]): d for d in compared["differences"]}
+    primary = rows.pop(("primary", "derived"))  # the score ranked on by default, first
+    assert compared["differences"][0]["key"] == "derived" and primary["difference"] > 0
     missing = scores_of(board, "missing-ten")
     assert set(rows) == set(missing)
     for key, row in rows.items():
@@ -291,7 +301,7 @@ def test_the_files_are_looked_for_where_run_keeps_them() -> None:
 
 def test_each_leaderboard_step_reads_only_the_runs_database_and_earlier_steps() -> None:
     made: set[str] = set()
-    for step in steps.LEADERBOARD_STEPS:
+    for step in (*steps.LEADERBOARD_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS, *steps.LEADERBOARD_RANK_STEPS):
         statement = sqlglot.parse_one(steps.sql_path(step).read_text(encoding="utf-8"), read="duckdb")
         ctes = {cte.alias for cte in statement.find_all(exp.CTE)}
         for table in statement.expression.find_all(exp.Table):

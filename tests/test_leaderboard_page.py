@@ -50,7 +50,7 @@ def test_the_page_loads_offline_with_a_row_and_a_mark_per_run(
                                                    for r in board["runs"]))  # the cost chart's first corpus and split
     graded = [run for run in board["runs"] if run["all_f1"] is not None and run["group_id"] == first["group_id"]]
     assert tab.locator("#cost-chart .mark").count() == len(graded)
-    assert tab.locator("#compare-section").is_visible() and tab.locator("#compare tbody tr").count() == 6
+    assert tab.locator("#compare-section").is_visible() and tab.locator("#compare tbody tr").count() == 7  # primary, slices
     # the tables scroll inside their boxes; the page itself is no wider than the window
     assert tab.evaluate("document.documentElement.scrollWidth") <= width
     shot = tmp_path / f"leaderboard-{width}.png"

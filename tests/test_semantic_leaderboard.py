@@ -111,6 +111,25 @@ def test_each_run_is_scored_on_each_field_beside_the_ceiling(board_runs: dict[st
     assert "Adjudicated fields" in text and "ceiling" in text
 
 
+def test_rank_by_adjudicated_and_by_a_field(board_runs: dict[str, Any]) -> None:
+    """--rank-by adjudicated ranks on the accuracy over every field (semantic overall), a
+    field's name on that field's accuracy: the order of those values, with their n."""
+    board = leaderboard(board_runs, "--rank-by", "adjudicated")
+    overall = {o["run_id"]: o for o in board["semantic"]["overall"]}
+    ranked = [r for r in board["runs"] if r["ranked_value"] is not None]
+    assert board["ranked_by"]["key"] == "adjudicated" and len(ranked) == 4
+    assert [r["ranked_value"] for r in ranked] == pytest.approx([overall[r["run_id"]]["accuracy"] for r in ranked])
+    assert [r["ranked_value"] for r in ranked] == sorted((r["ranked_value"] for r in ranked), reverse=True)
+    assert ranked[0]["name"] == "gold-copied" and ranked[0]["rank"] == 1
+    fields = len(board_runs["bundle"]["rubric"])  # n: the records graded, each answered on every field
+    assert [r["ranked_n"] * fields for r in ranked] == [overall[r["run_id"]]["answers"] for r in ranked]
+    field = board_runs["bundle"]["rubric"][0]["name"]
+    by_field = leaderboard(board_runs, "--rank-by", field)
+    assert by_field["ranked_by"]["key"] == f"adjudicated:{field}"
+    accuracy = {s["run_id"]: s["accuracy"] for s in by_field["semantic"]["scores"] if s["field"] == field}
+    assert [r["ranked_value"] for r in by_field["runs"] if r["ranked_value"] is not None] == pytest.approx(
+        sorted(accuracy.values(), reverse=True), abs=1e-5)  # (the run records its grade's accuracy rounded)
+
 def test_the_model_candidate_s_requests_and_tokens_are_recorded(board_runs: dict[str, Any]) -> None:
     with duckdb.connect(str(board_runs["db"]), read_only=True) as con:
         (requests, tokens), = con.execute(

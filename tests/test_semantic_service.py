@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from adjudicated import made_gold
 from conftest import S8F_ANSWERS, needs_s8f, run_cli
-from test_service import start_server
+from conftest import S8F_PUBLIC as S8F_PUBLIC_PATH
+from test_service import start_server, stored
 
 pytestmark = needs_s8f
 TEST_ANSWER = {"id", "team", "received_at", "split", "sha256", "status", "score", "improved", "ladder_step", "note"}
@@ -42,7 +43,9 @@ def test_one_score_on_test_the_full_grade_on_tune_and_no_label_mined(
 ) -> None:
     made = run_cli("team", "--teams", tmp_path / "teams.json", "alpha")
     assert made.returncode == 0, made.stderr
-    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic), "--daily-limit", "20")
+    # (a step the packet's 40 test records are large enough for: sql/service/semantic_ladder.sql)
+    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic), "--daily-limit", "20",
+                          "--ladder-step", "0.05")  # fmt: skip
     try:
         bundle = json.loads(semantic.read_text(encoding="utf-8"))
         first = {f["name"]: f["values"][0] for f in bundle["rubric"]}
@@ -84,7 +87,65 @@ def test_one_score_on_test_the_full_grade_on_tune_and_no_label_mined(
         copied = client.post("/submissions", json=with_semantic(baseline, bundle, lambda g: g["values"]))
         assert copied.status_code == 201, copied.text
         answer = copied.json()
-        assert answer["score"] == 1.0  # every test record exact, every adjudicated field right
         assert set(answer) == TEST_ANSWER
     finally:
         server.stop()
+    # every test record exact, every adjudicated field right (the score stored for the operator;
+    # the team is shown it only as the Ladder rounds it, and only past its best by a step)
+    assert stored(server.db)[-1]["score"] == 1.0
+
+
+def _small_gold(tmp_path: Path) -> Path:
+    """The gold of a packet of 5 tune and 5 test records (three adjudicators, majority)."""
+    from conftest import REPO, S8F_PUBLIC
+
+    packet = tmp_path / "small-packet.json"
+    made = run_cli("adjudicate", "packet", "--public", S8F_PUBLIC, "--rubric", REPO / "examples" / "rubrics" / "triage.toml",
+                   "--records", "5", "--output", packet)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    return made_gold(packet, tmp_path)
+
+
+def test_a_gold_too_small_for_the_step_is_refused_and_at_its_step_mining_learns_nothing(
+    tmp_path: Path, baseline: dict[str, Any]
+) -> None:
+    """A gold of 5 adjudicated test records: at the default step, `serve --semantic` refuses
+    it naming the sizes; at the step it names, a client that flips one test label at a time
+    and keeps a flip when `improved` is true learns no more than its blind guess."""
+    semantic = _small_gold(tmp_path)
+    bundle = json.loads(semantic.read_text(encoding="utf-8"))
+    test_gold = [g for g in bundle["gold"] if g["split"] == "test"]
+    made = run_cli("team", "--teams", tmp_path / "teams.json", "alpha")
+    refused = run_cli("serve", "--answers", S8F_ANSWERS, "--public", S8F_PUBLIC_PATH, "--db", tmp_path / "s.duckdb",
+                      "--teams", tmp_path / "teams.json", "--semantic", semantic, "--port", "0")  # fmt: skip
+    assert refused.returncode == 2 and len(refused.stderr.splitlines()) == 1, refused.stderr
+    assert "too small for the Ladder step 0.01" in refused.stderr
+    assert f"2x{len(test_gold)}) for its adjudicated labels" in refused.stderr, refused.stderr
+    step = refused.stderr.split("give --ladder-step ")[1].split()[0]
+    print(f"small gold: {len(test_gold)} adjudicated test labels; refused at 0.01; least step {step}")
+    server = start_server(tmp_path, {"alpha": made.stdout.strip()}, "--semantic", str(semantic),
+                          "--ladder-step", step, "--daily-limit", str(len(test_gold) + 2))  # fmt: skip
+    try:
+        values = {f["name"]: f["values"] for f in bundle["rubric"]}
+        guess = {(g["id"], g["field"]): values[g["field"]][0] for g in bundle["gold"]}  # the blind guess
+
+        def submit(labels: dict[tuple[str, str], str]) -> bool:
+            posted = server.client("alpha").post("/submissions", json={
+                **baseline, "semantic": [{"id": i, "field": f, "values": [v]} for (i, f), v in labels.items()]})
+            assert posted.status_code == 201, posted.text
+            return posted.json()["improved"]
+
+        assert submit(guess)  # the first test submission sets the team's best
+        mined = dict(guess)
+        for g in test_gold:  # flip one label at a time; keep it when the service says improved
+            key = (g["id"], g["field"])
+            trial = {**mined, key: next(v for v in values[g["field"]] if v != mined[key])}
+            if submit(trial):
+                mined = trial
+    finally:
+        server.stop()
+
+    def right(labels: dict[tuple[str, str], str]) -> int:
+        return sum(labels[(g["id"], g["field"])] in g["values"] for g in test_gold)
+
+    assert right(mined) <= right(guess), (right(mined), right(guess), len(test_gold))

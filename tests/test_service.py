@@ -123,7 +123,7 @@ def test_tune_submissions_get_the_full_grade(server: Server, baseline: dict[str,
     answer = server.client("beta").post("/submissions", params={"split": "tune"}, json=baseline)
     assert answer.status_code == 201
     grade = answer.json()["grade"]
-    assert (grade["test_records"], grade["exact_records"], grade["graded_split"]) == (108, 108, "tune")
+    assert (grade["graded_records"], grade["exact_records"], grade["graded_split"]) == (108, 108, "tune")
 
 
 def _flip(submission: dict[str, Any], index: int) -> dict[str, Any]:

@@ -16,6 +16,7 @@ ALL_STEPS = sorted(
         *steps.FREEZE_STEPS, *steps.BESIDE_PUBLIC_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
         *steps.LEADERBOARD_STEPS, *steps.PACKET_STEPS, *steps.AGREEMENT_STEPS, *steps.GOLD_STEPS,
         *steps.SEMANTIC_LEAK_CHECK_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS,
+        *steps.LEADERBOARD_RANK_STEPS, *steps.SERVICE_SEMANTIC_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS, *load.SUBMISSION_STEPS, *rest_dumps.REST_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
         "public/split/public_records", "raw/parts/raw_fields", "bundle/split/bundle_items",
@@ -84,7 +85,7 @@ def test_every_sql_file_is_run_by_some_command() -> None:
         steps.sql_path(step)
         for step in (
             *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.SERVICE_LEADERBOARD_STEPS,
-            *steps.MACRO_STEPS,
+            *steps.MACRO_STEPS, *steps.LEADERBOARD_NO_SEMANTIC_STEPS,
         )
     }
     assert set(steps.all_sql_files()) <= used

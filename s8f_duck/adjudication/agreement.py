@@ -21,6 +21,7 @@ from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import read_json_file
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.writers import write_text
 
 SET_SEPARATOR = " + "  # between the labels of a set-valued field's one nominal label
@@ -100,15 +101,16 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
     if fmt == "json":
         return json.dumps(document, indent=2)
     names = ["field", "statistic", "adjudicators", "records", "value", "low", "high", "resamples"]
-    data = [[row[n] for n in names] for row in document["figures"]]
+    data = [[printable(v) if isinstance(v, str) else v for v in (row[n] for n in names)] for row in document["figures"]]
     if fmt == "csv":
         return csv_text(names, data)
     header = ["adjudicator", "person or model", *(f"{field} labelled" for field in document["adjudicators"][0]["labelled"])]
-    who = [[a["name"], a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
+    who = [[printable(a["name"]), a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
     cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
                       for row in data]]  # fmt: skip
     confusion = [["field", "pair", "first gave", "second gave", "records"],
-                 *[[c["field"], f"{c['a']} ~ {c['b']}", c["label_a"], c["label_b"], str(c["records"])]
+                 *[[c["field"], printable(f"{c['a']} ~ {c['b']}"), printable(c["label_a"]), printable(c["label_b"]),
+                    str(c["records"])]
                    for c in document["confusion"]]]  # fmt: skip
     disagreed = (f"records they disagree on: {len(document['disagreements'])} "
                  "(--disagreements FILE writes them as a packet; --format json lists them)")

@@ -15,7 +15,7 @@ from typing import Any
 
 from s8f_duck.adjudication.packet import Packet
 from s8f_duck.adjudication.rubric import Field
-from s8f_duck.reading.load import read_json_file
+from s8f_duck.reading.unique_keys import read_json_once
 from s8f_duck.safety.errors import UnusableInput
 
 LABELS_SCHEMA = "s8f-duck-adjudication-labels/1"
@@ -35,7 +35,7 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     """A labels file (JSON, or CSV by its .csv name) checked against the packet."""
     if path.suffix.lower() == ".csv":
         return _checked(path, packet, path.stem, "person", _csv_entries(path))
-    document = read_json_file(path)
+    document = read_json_once(path)
     if not isinstance(document, dict) or document.get("schema") != LABELS_SCHEMA:
         raise UnusableInput(f"{path}: not a labels file: expected an object with schema {LABELS_SCHEMA!r}")
     if document.get("packet_sha256") != packet.sha256:

@@ -20,6 +20,7 @@ from s8f_duck.adjudication.journal import Journal
 from s8f_duck.adjudication.labels import LABELS_SCHEMA
 from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
+from s8f_duck.adjudication.responses import BadResponse, read_completion
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.safety import arguments, interrupts
 from s8f_duck.safety.commit import Outputs
@@ -112,7 +113,10 @@ def _api_key(variable: str | None) -> str:
 def _client(endpoint: str, key: str, max_retries: int, timeout: float) -> Any:
     import openai  # here: it costs half a second to import, and only this command needs it
 
-    return openai.OpenAI(base_url=endpoint, api_key=key, max_retries=max_retries, timeout=timeout)
+    from s8f_duck.adjudication.responses import bounded_http_client
+
+    return openai.OpenAI(base_url=endpoint, api_key=key, max_retries=max_retries, timeout=timeout,
+                         http_client=bounded_http_client(timeout))  # fmt: skip
 
 
 def _ask_all(asking: Asking, journal: Journal, concurrency: int, progress: Progress) -> None:
@@ -178,7 +182,15 @@ def _labelled(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
     messages = asking.prompt.messages(record)
     requests: list[dict[str, Any]] = []
     for attempt in range(1, ATTEMPTS + 1):
-        content, request = _ask(asking, messages)
+        started = time.perf_counter()
+        try:
+            content, request = _ask(asking, messages)
+        except BadResponse as bad:  # this record's answer, not the run's end
+            latency_ms = round((time.perf_counter() - started) * 1000)
+            requests.append({"id": record["id"], "attempt": attempt, "valid": False, "reason": str(bad),
+                             "prompt_tokens": None, "completion_tokens": None, "latency_ms": latency_ms,
+                             "retries": None})  # fmt: skip
+            return {"id": record["id"], "invalid": str(bad), "requests": requests}
         try:
             labels = check_answer(content, record, asking.packet.rubric)
         except BadAnswer as bad:
@@ -192,19 +204,25 @@ def _labelled(asking: Asking, record: dict[str, Any]) -> dict[str, Any]:
 
 
 def _ask(asking: Asking, messages: list[dict[str, str]]) -> tuple[str | None, dict[str, Any]]:
-    """One answer's text, and its request's tokens, time and the client's retries."""
+    """One answer's text, and its request's tokens, time and the client's retries; BadResponse
+    when the response is not a chat completion that can be read (responses.py)."""
+    import openai
+
     started = time.perf_counter()
-    raw = asking.client.chat.completions.with_raw_response.create(
-        model=asking.model, messages=messages, response_format=asking.prompt.response_format()
-    )
-    completion = raw.parse()
+    try:
+        raw = asking.client.chat.completions.with_raw_response.create(
+            model=asking.model, messages=messages, response_format=asking.prompt.response_format()
+        )
+    except openai.APIStatusError as exc:
+        if 300 <= exc.status_code < 400:  # another host's answer is not this endpoint's
+            location = exc.response.headers.get("location", "(no location)")
+            raise BadResponse(f"the endpoint redirected ({exc.status_code}) to {_short(location)}: not followed") from None
+        raise
+    content, prompt_tokens, completion_tokens = read_completion(raw.http_response.content)
     latency_ms = round((time.perf_counter() - started) * 1000)
-    choices = getattr(completion, "choices", None) or []
-    message = getattr(choices[0], "message", None) if choices else None
-    usage = getattr(completion, "usage", None)
-    return getattr(message, "content", None), {
-        "prompt_tokens": getattr(usage, "prompt_tokens", None),
-        "completion_tokens": getattr(usage, "completion_tokens", None),
+    return content, {
+        "prompt_tokens": prompt_tokens,
+        "completion_tokens": completion_tokens,
         "latency_ms": latency_ms,
         "retries": raw.retries_taken,
     }

@@ -12,7 +12,8 @@ from typing import Any
 from s8f_duck.adjudication.rubric import Rubric, parse_rubric, read_rubric
 from s8f_duck.pipeline.steps import PACKET_STEPS, connect, rows, run_steps
 from s8f_duck.reading.gojson import dumps
-from s8f_duck.reading.load import load_public, read_json_file
+from s8f_duck.reading.load import load_public
+from s8f_duck.reading.unique_keys import read_json_once
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
@@ -87,7 +88,7 @@ def read_packet(path: Path) -> Packet:
             sha256 = hashlib.file_digest(f, "sha256").hexdigest()
     except OSError as exc:
         raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
-    document = read_json_file(path)
+    document = read_json_once(path)
     if not isinstance(document, dict) or document.get("schema") != PACKET_SCHEMA:
         raise UnusableInput(f"{path}: not a packet: expected an object with schema {PACKET_SCHEMA!r}")
     rubric_fields = document.get("rubric")

@@ -90,6 +90,8 @@ def check_answer(content: str | None, record: dict[str, Any], rubric: Rubric) ->
         answer = json.loads(content)
     except ValueError:
         raise BadAnswer("not JSON") from None
+    except RecursionError:
+        raise BadAnswer("nested too deeply to be read") from None
     names = [f.name for f in rubric.fields]
     if not isinstance(answer, dict) or sorted(answer) != sorted(names):
         raise BadAnswer(f"expected an object with exactly the fields {', '.join(names)}")

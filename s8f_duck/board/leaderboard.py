@@ -15,13 +15,31 @@ from typing import Any
 
 import duckdb
 
-from s8f_duck.pipeline.steps import LEADERBOARD_SEMANTIC_STEPS, LEADERBOARD_STEPS, connect, rows, run_steps
+from s8f_duck.pipeline.steps import (
+    LEADERBOARD_NO_SEMANTIC_STEPS,
+    LEADERBOARD_RANK_STEPS,
+    LEADERBOARD_SEMANTIC_STEPS,
+    LEADERBOARD_STEPS,
+    connect,
+    rows,
+    run_steps,
+)
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.paths import no_runs_database, run_root
 
 SCHEMA = "s8f-duck-leaderboard/1"
 RUN_FILES = ("stdout.txt", "stderr.txt", "submission.json")
 _LOCK_WAIT_SECONDS = 30
+SLICE_KEYS = ("state", "labels", "references", "duplicate_targets", "scope_contradictions")
+INPUT_CHECKS = ("state", "labels")  # copied from the public corpus: shown, never ranked on by default
+PRIMARY = "derived"
+RANK_KEYS = (PRIMARY, *SLICE_KEYS, "all-facts", "adjudicated")
+SCORE_NAMES = {
+    PRIMARY: "mean F1 of the derived slices",
+    "all-facts": "F1 over all facts",
+    "adjudicated": "accuracy over the adjudicated fields",
+    **{key: f"F1 of {key.replace('_', ' ')}" for key in SLICE_KEYS},
+}
 
 
 @dataclass(frozen=True)
@@ -31,6 +49,15 @@ class Request:
     seed: int = 0
     min_label_facts: int = 5
     compare: tuple[str, str] | None = None
+    rank_by: str = PRIMARY
+    min_n: int = 10
+
+
+def score_name(key: str) -> str:
+    """What a rankable score is, in words (its key in the document)."""
+    if key.startswith("adjudicated:"):
+        return f"accuracy on the adjudicated field {key.removeprefix('adjudicated:')}"
+    return SCORE_NAMES.get(key, key)
 
 
 def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
@@ -66,8 +93,8 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
     return {"run_semantic", "run_semantic_results"} <= tables
 
 
-def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict[str, Any]:
-    """The run a --compare argument names: a run id, or a name given to exactly one run."""
+def _candidates(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> list[dict[str, Any]]:
+    """The runs a --compare argument names: the run of that id, else every run of that name."""
     cursor = con.execute(
         "SELECT * FROM leaderboard_runs WHERE run_id = $1 OR (name = $1 AND NOT EXISTS "
         "(SELECT 1 FROM leaderboard_runs WHERE run_id = $1)) ORDER BY run_index",
@@ -77,6 +104,10 @@ def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict
     found = [dict(zip(names, row)) for row in cursor.fetchall()]
     if not found:
         raise UnusableInput(f"--compare {wanted!r}: no run with that id or name in {runs_db}")
+    return found
+
+
+def _pick(wanted: str, found: list[dict[str, Any]]) -> dict[str, Any]:
     if len(found) > 1:
         ids = ", ".join(r["run_id"] for r in found)
         raise UnusableInput(f"--compare {wanted!r}: {len(found)} runs have that name ({ids}); give a run id")
@@ -87,12 +118,44 @@ def _resolve(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> dict
     return run
 
 
+def _resolve_pair(con: duckdb.DuckDBPyConnection, runs_db: Path, compare: tuple[str, str]) -> list[dict[str, Any]]:
+    """The two runs of --compare. A name with runs on several corpora or splits stands for
+    its graded run on the corpus and split the other argument's runs share with it, when
+    that leaves one run on each side."""
+    found = [_candidates(con, runs_db, wanted) for wanted in compare]
+    if any(len(runs) > 1 for runs in found):
+        graded = [[r for r in runs if r["graded"]] for runs in found]
+        shared = {r["group_id"] for r in graded[0]} & {r["group_id"] for r in graded[1]}
+        narrowed = [[r for r in runs if r["group_id"] in shared] for runs in graded]
+        if len(shared) == 1 and all(len(runs) == 1 for runs in narrowed):
+            found = narrowed
+    return [_pick(wanted, runs) for wanted, runs in zip(compare, found)]
+
+
+def _check_rank_by(con: duckdb.DuckDBPyConnection, request: Request) -> str:
+    """The key of the score --rank-by names: a slice, all-facts, derived, adjudicated, or an
+    adjudicated field (its name, or adjudicated:NAME)."""
+    fields = [f for (f,) in con.execute("SELECT DISTINCT key FROM semantic_points WHERE key LIKE 'adjudicated:%' "
+                                        "ORDER BY key").fetchall()]  # fmt: skip
+    wanted = request.rank_by
+    key = wanted if wanted in RANK_KEYS or wanted in fields else f"adjudicated:{wanted}"
+    if key == "adjudicated" and not fields or key not in (*RANK_KEYS, *fields):
+        adjudicated = ["adjudicated", *(f.split(":", 1)[1] for f in fields)] if fields else []
+        known = ", ".join([*RANK_KEYS[:-1], *adjudicated])
+        none = wanted.startswith("adjudicated") and not fields
+        why = "no run in the database was graded on adjudicated fields" if none else ""
+        raise UnusableInput(f"--rank-by {wanted!r}: {why or 'not a score'}; one of: {known}")
+    return key
+
+
 def compute(request: Request) -> dict[str, Any]:
     """Every number of the leaderboard, as one JSON-ready document."""
     if request.resamples < 1:
         raise UnusableInput(f"--resamples {request.resamples}: need at least one resample")
     if request.min_label_facts < 1:
         raise UnusableInput(f"--min-label-facts {request.min_label_facts}: need at least 1")
+    if request.min_n < 1:
+        raise UnusableInput(f"--min-n {request.min_n}: need at least 1")
     if not -(2**63) <= request.seed < 2**63:
         raise UnusableInput(f"--seed {request.seed}: must fit in 64 bits")
     con = connect()
@@ -105,7 +168,7 @@ def compute(request: Request) -> dict[str, Any]:
             raise UnusableInput(f"{request.runs_db}: not a runs database of `s8f-duck run`: {exc}") from None
         pair = None
         if request.compare:
-            pair = [_resolve(con, request.runs_db, wanted) for wanted in request.compare]
+            pair = _resolve_pair(con, request.runs_db, request.compare)
             if pair[0]["group_id"] != pair[1]["group_id"]:
                 a, b = (f"{r['run_id']} ({r['split']} split of corpus {r['public_sha256'][:12]})" for r in pair)
                 raise UnusableInput(
@@ -115,27 +178,35 @@ def compute(request: Request) -> dict[str, Any]:
             con.execute("SET VARIABLE leaderboard_run_a = ?", [pair[0]["run_id"]])
             con.execute("SET VARIABLE leaderboard_run_b = ?", [pair[1]["run_id"]])
         for name, value in (
-            ("resamples", request.resamples), ("seed", request.seed), ("min_label_facts", request.min_label_facts)
+            ("resamples", request.resamples), ("seed", request.seed), ("min_label_facts", request.min_label_facts),
+            ("min_n", request.min_n),
         ):  # fmt: skip
             con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
         try:
             run_steps(con, LEADERBOARD_STEPS[1:])
-            if semantic:
-                run_steps(con, LEADERBOARD_SEMANTIC_STEPS)
+            run_steps(con, LEADERBOARD_SEMANTIC_STEPS if semantic else LEADERBOARD_NO_SEMANTIC_STEPS)
         except duckdb.Error as exc:  # e.g. out of memory for very many resamples
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
-        return _document(con, request, pair, semantic)
+        rank_by = _check_rank_by(con, request)
+        con.execute("SET VARIABLE leaderboard_rank_by = ?", [rank_by])
+        try:
+            run_steps(con, LEADERBOARD_RANK_STEPS)
+        except duckdb.Error as exc:
+            raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
+        return _document(con, request, pair, semantic, rank_by)
     finally:
         con.close()
 
 
 def _document(
-    con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[str, Any]] | None, semantic: bool
+    con: duckdb.DuckDBPyConnection, request: Request, pair: list[dict[str, Any]] | None, semantic: bool, rank_by: str
 ) -> dict[str, Any]:  # fmt: skip
     root = run_root(request.runs_db)
     runs = rows(
         con,
-        "SELECT rank, run_index, run_id, name, command, started_utc AS started_at, split, group_id, outcome, "
+        "SELECT rank, rank_shared, rank || CASE WHEN rank_shared THEN '=' ELSE '' END AS rank_label, "
+        "ranked_value, ranked_low, ranked_high, ranked_n, ranked_too_few, run_index, run_id, name, command, "
+        "started_utc AS started_at, split, group_id, outcome, "
         "message, limit_hit, exit_status, quality_pass, graded_records, exact_records, false_positive_facts, "
         "false_negative_facts, aggregate_errors, citation_errors, aggregates_graded, wall_seconds, cpu_seconds, "
         "peak_memory_bytes, requests, prompt_tokens, completion_tokens, total_tokens, all_precision, all_recall, "
@@ -150,9 +221,21 @@ def _document(
         "any_value(split) AS split, "
         "(SELECT any_value(records) FROM graded_records AS g WHERE g.group_id = r.group_id) AS records, "
         "coalesce((SELECT list({'label': label, 'gold_records': gold_records} ORDER BY gold_records DESC, label) "
-        "FROM frequent_labels AS f WHERE f.group_id = r.group_id), []) AS labels "
+        "FROM frequent_labels AS f WHERE f.group_id = r.group_id), []) AS labels, "
+        "coalesce((SELECT list({'key': key, 'gold_facts': gold_facts, 'included': included} ORDER BY score) "
+        "FROM primary_slices AS p WHERE p.group_id = r.group_id), []) AS primary_slices, "
+        "coalesce((SELECT list({'key': key, 'separated': separated, 'pairs': pairs} ORDER BY key) "
+        "FROM separability AS s WHERE s.group_id = r.group_id), []) AS separability "
         "FROM leaderboard_runs AS r GROUP BY group_id ORDER BY group_id",
     )
+    for group in groups:
+        group["separability"] = sorted(group["separability"], key=lambda s: _key_order(s["key"]))
+    rankable = rows(
+        con,
+        "SELECT run_id, key, value, low, high, n, too_few, resamples FROM rankable_points "
+        "JOIN leaderboard USING (run_index) ORDER BY position",
+    )
+    rankable.sort(key=lambda r: _key_order(r["key"]))  # stable: runs stay in rank order within a score
     scores = rows(
         con,
         "SELECT run_id, scope, key, gold_facts, submitted_facts, true_positives, false_positives, false_negatives, "
@@ -180,7 +263,7 @@ def _document(
             "run_a": pair[0]["run_id"], "name_a": pair[0]["name"],
             "run_b": pair[1]["run_id"], "name_b": pair[1]["name"],
             "differences": rows(
-                con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples "
+                con, "SELECT scope, key, f1_a, f1_b, difference, low, high, excludes_zero, resamples, n "
                 "FROM paired_differences ORDER BY score",
             ),
             "semantic_differences": rows(con, "SELECT * EXCLUDE (field_index) FROM semantic_differences")
@@ -193,10 +276,22 @@ def _document(
         "resamples": request.resamples,
         "seed": request.seed,
         "min_label_facts": request.min_label_facts,
+        "min_n": request.min_n,
+        "ranked_by": {"key": rank_by, "name": score_name(rank_by)},
+        "primary": {"key": PRIMARY, "name": score_name(PRIMARY), "slices": list(SLICE_KEYS[2:]),
+                    "input_checks": list(INPUT_CHECKS)},
         "groups": groups,
         "runs": runs,
         "scores": scores,
+        "rankable": rankable,
         "aggregates": aggregates,
         "semantic": {"scores": semantic_scores, "labels": semantic_labels, "overall": semantic_overall},
         "comparison": comparison,
     }
+
+
+def _key_order(key: str) -> tuple[int, str]:
+    """Scores in the order shown: the primary one, the derived slices, all facts, the
+    input checks, then the adjudicated scores."""
+    order = (PRIMARY, *SLICE_KEYS[2:], "all-facts", *INPUT_CHECKS, "adjudicated")
+    return (order.index(key), "") if key in order else (len(order), key)

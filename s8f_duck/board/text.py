@@ -33,7 +33,9 @@ def _value(value: Any) -> str:
 
 
 def to_csv(board: dict[str, Any]) -> str:
-    """One row per run and number. Scopes: run (its grade and cost), slice, label,
+    """One row per run and number. Scopes: run (its grade and cost), ranked (its rank, the
+    score ranked by with its interval and n), rankable (every score it can be ranked on),
+    separability (of the run's corpus and split, per score), slice, label,
     aggregate, semantic and semantic label (runs graded on adjudicated fields), and with
     --compare difference (F1, or a semantic field's accuracy, of the first run less the
     second's)."""
@@ -49,6 +51,18 @@ def to_csv(board: dict[str, Any]) -> str:
     for run in board["runs"]:
         for metric in RUN_NUMBERS:
             put(run, "run", "", metric, run[metric])
+        ranked = board["ranked_by"]["key"]  # the score ranked by, named in every row of it
+        put(run, "ranked", ranked, "rank", run["rank_label"])
+        put(run, "ranked", ranked, "value", run["ranked_value"], run["ranked_low"], run["ranked_high"])
+        put(run, "ranked", ranked, "n", run["ranked_n"])
+        put(run, "ranked", ranked, "too_few", run["ranked_too_few"])
+    for r in board["rankable"]:
+        put(runs[r["run_id"]], "rankable", r["key"], "value", r["value"], r["low"], r["high"])
+        put(runs[r["run_id"]], "rankable", r["key"], "n", r["n"])
+    for run in board["runs"]:  # each run with its corpus and split's separability
+        for sep in next(g for g in board["groups"] if g["group_id"] == run["group_id"])["separability"]:
+            put(run, "separability", sep["key"], "separated", sep["separated"])
+            put(run, "separability", sep["key"], "pairs", sep["pairs"])
     for s in board["scores"]:
         run = runs[s["run_id"]]
         for metric in ("gold_facts", "submitted_facts", "true_positives", "false_positives", "false_negatives"):
@@ -99,6 +113,17 @@ def _score(value: float | None, low: float | None = None, high: float | None = N
     return f"{value:.3f} [{low:.3f}, {high:.3f}]" if low is not None and high is not None else f"{value:.3f}"
 
 
+TOO_FEW = "too few to rank on"
+
+
+def _sized(value: float | None, low: float | None, high: float | None, n: int | None, min_n: int) -> str:
+    """A figure with its interval and its n (gold facts or records), marked where n is too
+    small for the figure to rank on."""
+    if value is None:
+        return f"- n={n}" if n is not None else "-"
+    return f"{_score(value, low, high)} n={n}" + (" *" if n is not None and n < min_n else "")
+
+
 def _signed(value: float | None, low: float | None, high: float | None) -> str:
     if value is None:
         return "-"
@@ -125,18 +150,20 @@ def _runs_section(board: dict[str, Any]) -> str:
     """A table per corpus and split (ranks count within each), WIDTH columns wide: names
     cut to fit; the start, CPU, memory and requests are in --format json or csv."""
     tokens = any(r["total_tokens"] for r in board["runs"])
-    header = ["rank", "name", "outcome", "pass", "exact", "FP", "FN", "agg/cit", "F1 all facts [95%]", "wall s",
+    header = ["rank", "name", "outcome", "pass", "exact", "FP", "FN", "agg/cit", "ranked on [95%] n", "wall s",
               *(["tokens"] * tokens)]  # fmt: skip
+    min_n = board["min_n"]
 
     def body(members: list[dict[str, Any]], width: int) -> list[list[Any]]:
         names = _distinct_clips([r["name"] for r in members], width)
         return [
-            [r["rank"], names[r["name"]], SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
+            [r["rank_label"], names[r["name"]], SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
              {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
              "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
              r["false_positive_facts"], r["false_negative_facts"],
              "" if r["aggregate_errors"] is None else f"{r['aggregate_errors']}/{r['citation_errors']}",
-             _score(r["all_f1"], r["all_f1_low"], r["all_f1_high"]), f"{r['wall_seconds']:.2f}",
+             _sized(r["ranked_value"], r["ranked_low"], r["ranked_high"], r["ranked_n"], min_n),
+             f"{r['wall_seconds']:.2f}",
              *([r["total_tokens"]] * tokens)]
             for r in members
         ]  # fmt: skip
@@ -152,8 +179,26 @@ def _runs_section(board: dict[str, Any]) -> str:
         while width > 6 and max(map(len, grid.splitlines())) > WIDTH:
             width -= 1
             grid = _grid(header, body(members, width), right)
-        sections.append(group_title(group, len(members)) + "\n" + grid)
+        sections.append(group_title(group, len(members)) + "\n" + grid + "\n" + _group_notes(board, group))
     return "\n\n".join(_wrapped_title(section) for section in sections)
+
+
+def _group_notes(board: dict[str, Any], group: dict[str, Any]) -> str:
+    """Under a corpus and split's table: what the primary score averaged there, where the
+    ranked score rests on too few facts, and separability per score."""
+    notes = []
+    left_out = [p["key"] for p in group["primary_slices"] if not p["included"]]
+    if left_out:
+        notes.append(f"derived: {', '.join(left_out)} left out (no gold fact in this split)")
+    if any(r["ranked_too_few"] for r in board["runs"] if r["group_id"] == group["group_id"]):
+        notes.append(f"* n below {board['min_n']}: {TOO_FEW}")
+    seps = group["separability"]
+    if seps:
+        shown = "; ".join(f"{s['key']} {s['separated']}/{s['pairs']}" for s in seps)
+        notes.append(f"separability (pairs of runs the paired bootstrap separates, of all pairs): {shown}")
+    else:
+        notes.append("separability: fewer than two graded runs, no pair to separate")
+    return "\n".join(textwrap.fill(note, WIDTH, subsequent_indent="  ") for note in notes)
 
 
 def _wrapped_title(section: str) -> str:
@@ -182,19 +227,28 @@ def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
         most += 1
 
 
-def _slices_section(board: dict[str, Any]) -> str:
+def _slices_section(board: dict[str, Any], keys: tuple[str, ...], title: str) -> str:
     runs = {r["run_id"]: r for r in board["runs"]}
     several = len(board["groups"]) > 1
-    picked = sorted((s for s in board["scores"] if s["scope"] == "slice"), key=lambda s: SLICES.index(s["key"]))
-    body = [
-        [s["key"], runs[s["run_id"]]["name"] + (f" ({runs[s['run_id']]['split']})" if several else ""),
-         s["gold_facts"], s["submitted_facts"], _score(s["precision"]), _score(s["recall"]),
-         _score(s["f1"], s["f1_low"], s["f1_high"])]
-        for s in picked  # the runs of each slice in rank order: the sort is stable
-    ]  # fmt: skip
-    header = ["slice", "run", "gold", "sent", "prec.", "recall", "F1 [95%]"]
-    return ("Slices: precision, recall and F1 with its 95% interval (every interval: --format json or csv)\n"
-            + _grid(header, body, [False, False, True, True]))  # fmt: skip
+    picked = sorted((s for s in board["scores"] if s["scope"] == "slice" and s["key"] in keys),
+                    key=lambda s: keys.index(s["key"]))  # fmt: skip
+
+    def body(width: int) -> list[list[Any]]:
+        return [
+            [s["key"],
+             _clip(runs[s["run_id"]]["name"], width) + (f" ({runs[s['run_id']]['split']})" if several else ""),
+             s["gold_facts"], s["submitted_facts"], _score(s["precision"]), _score(s["recall"]),
+             _score(s["f1"], s["f1_low"], s["f1_high"]), "too few" if s["gold_facts"] < board["min_n"] else ""]
+            for s in picked  # the runs of each slice in rank order: the sort is stable
+        ]  # fmt: skip
+
+    header = ["slice", "run", "n gold", "sent", "prec.", "recall", "F1 [95%]", ""]
+    width = 30
+    grid = _grid(header, body(width), [False, False, True, True])
+    while width > 6 and max(map(len, grid.splitlines())) > WIDTH:
+        width -= 1
+        grid = _grid(header, body(width), [False, False, True, True])
+    return title + "\n" + grid
 
 
 def _label_sections(board: dict[str, Any]) -> list[str]:
@@ -207,13 +261,14 @@ def _label_sections(board: dict[str, Any]) -> list[str]:
         where = f" ({group['split']} split of corpus {group['public_sha256'][:12]})" if len(board["groups"]) > 1 else ""
         body = [
             [label["label"], label["gold_records"],
-             *(_score(c["f1"]) if (c := cells.get((r["run_id"], label["label"]))) else "-" for r in members)]
+             *(_score(c["f1"]) if (c := cells.get((r["run_id"], label["label"]))) else "-" for r in members),
+             "too few" if label["gold_records"] < board["min_n"] else ""]
             for label in group["labels"]
         ]  # fmt: skip
         sections.append(
             f"Labels with at least {board['min_label_facts']} gold records{where}: F1 of each run by rank "
             "(intervals, precision and recall per label: --format json or csv)\n"
-            + _grid(["label", "gold", *(f"#{r['rank']}" for r in members)], body, [False, True])
+            + _grid(["label", "n gold", *(f"#{r['rank_label']}" for r in members), ""], body, [False, True])
         )
     return sections
 
@@ -231,16 +286,18 @@ def _aggregates_section(board: dict[str, Any]) -> str:
                                                                          body, [])
 
 
-def _comparison_section(c: dict[str, Any]) -> str:
+def _comparison_section(c: dict[str, Any], min_n: int) -> str:
+    shown = {"slice": "{}", "label": "label {}", "primary": "{} (primary)"}
     body = [
-        [d["key"] if d["scope"] == "slice" else f"label {d['key']}", _score(d["f1_a"]), _score(d["f1_b"]),
-         _signed(d["difference"], d["low"], d["high"]), verdict(d)]
+        [shown.get(d["scope"], "{}").format(d["key"]), _score(d["f1_a"]), _score(d["f1_b"]),
+         _signed(d["difference"], d["low"], d["high"]), d["n"], verdict(d) + (f", {TOO_FEW}" if d["n"] < min_n else "")]
         for d in c["differences"]
     ]  # fmt: skip
     return (
         f"Paired comparison: F1 of A = {c['name_a']} ({c['run_a']}) less F1 of B = {c['name_b']} ({c['run_b']}), "
-        "on the same resampled records for both\n"
-        + _grid(["score", "F1 A", "F1 B", "difference [95% interval]", "verdict"], body, [False, True, True])
+        "on the same resampled records for both; n: gold facts\n"
+        + _grid(["score", "F1 A", "F1 B", "difference [95% interval]", "n", "verdict"], body,
+                [False, True, True, True, True])
     )
 
 
@@ -249,42 +306,57 @@ def _semantic_section(board: dict[str, Any]) -> str:
     body = [
         [s["field"], runs[s["run_id"]]["name"], s["records"], _score(s["coverage"]),
          _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
-         _score(s["macro_f1"]), _score(s["ceiling_raw_agreement"])]
+         _score(s["macro_f1"]), _score(s["ceiling_raw_agreement"]), "too few" if s["records"] < board["min_n"] else ""]
         for s in sorted(board["semantic"]["scores"], key=lambda s: s["field_index"])  # runs in rank order: stable
     ]  # fmt: skip
-    header = ["field", "run", "records", "coverage", "accuracy [95%]", "macro-F1", "ceiling"]
+    header = ["field", "run", "n records", "coverage", "accuracy [95%]", "macro-F1", "ceiling", ""]
     return ("Adjudicated fields: accuracy with its 95% interval and macro-F1 (its interval: --format json or\n"
             "csv); the ceiling is the adjudicators' own agreement\n" + _grid(header, body, [False, False, True, True]))  # fmt: skip
 
 
 def _semantic_comparison_section(c: dict[str, Any]) -> str:
     body = [[d["field"], _score(d["accuracy_a"]), _score(d["accuracy_b"]), _signed(d["difference"], d["low"], d["high"]),
-             verdict(d)] for d in c["semantic_differences"]]  # fmt: skip
-    return ("Paired comparison on the adjudicated fields: accuracy of A less accuracy of B\n"
-            + _grid(["field", "accuracy A", "accuracy B", "difference [95% interval]", "verdict"], body,
-                    [False, True, True]))  # fmt: skip
+             d["records"], verdict(d)] for d in c["semantic_differences"]]  # fmt: skip
+    return ("Paired comparison on the adjudicated fields: accuracy of A less accuracy of B; n: records\n"
+            + _grid(["field", "accuracy A", "accuracy B", "difference [95% interval]", "n", "verdict"], body,
+                    [False, True, True, True, True]))  # fmt: skip
 
 
 def to_table(board: dict[str, Any]) -> str:
-    """The runs, then each slice, the frequent labels, the aggregates and the comparison."""
+    """The runs, then each slice, the frequent labels, the aggregates; with --compare, the
+    comparison only."""
+    if board["comparison"]:
+        c = board["comparison"]
+        sections = [_comparison_section(c, board["min_n"])]
+        if c["semantic_differences"]:
+            sections.append(_semantic_comparison_section(c))
+        return "\n\n".join(_wrapped_title(section) for section in sections)
+    ranked, primary = board["ranked_by"], board["primary"]
     title = textwrap.fill(
-        f"Leaderboard of {len(board['runs'])} run{'s' * (len(board['runs']) != 1)} in {board['runs_database']}: precision, recall and F1 with 95% "
-        f"bootstrap intervals over the graded records ({board['resamples']} resamples, seed {board['seed']}); "
-        "runs are ranked within their corpus and split",
+        f"Leaderboard of {len(board['runs'])} run{'s' * (len(board['runs']) != 1)} in {board['runs_database']}, "
+        f"ranked on {ranked['name']} "
+        f"({ranked['key']}) within each corpus and split; runs the paired bootstrap does not separate share a rank "
+        f"(1=). 95% bootstrap intervals over the graded records ({board['resamples']} resamples, seed "
+        f"{board['seed']}), each with its n (gold facts or records); '*' or 'too few': n below {board['min_n']}, "
+        f"{TOO_FEW}.",
         WIDTH,
     )
     sections = [title, _runs_section(board)]
     if board["scores"]:
-        sections.append(_slices_section(board))
+        derived = tuple(primary["slices"])
+        sections.append(_slices_section(
+            board, (*derived, "all"),
+            f"Derived slices (the primary score, {primary['key']}, is the mean of their F1) and all facts: "
+            "precision, recall, F1 with its 95% interval (every interval: --format json or csv)"))
+        sections.append(_slices_section(
+            board, tuple(primary["input_checks"]),
+            "Input checks: state and labels, which a candidate can copy from the public corpus; shown, never "
+            "ranked on unless --rank-by names them"))  # fmt: skip
     sections += _label_sections(board)
     if board["aggregates"]:
         sections.append(_aggregates_section(board))
     if board["semantic"]["scores"]:
         sections.append(_semantic_section(board))
-    if board["comparison"]:
-        sections.append(_comparison_section(board["comparison"]))
-        if board["comparison"]["semantic_differences"]:
-            sections.append(_semantic_comparison_section(board["comparison"]))
     return "\n\n".join(_wrapped_title(section) for section in sections)
 
 

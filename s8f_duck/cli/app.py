@@ -136,6 +136,7 @@ def guarded(command: str, action: Callable[[], T]) -> T:
 
 def fail(command: str, exc: BaseException) -> NoReturn:
     from s8f_duck.safety import failures, progress
+    from s8f_duck.safety.printable import printable_lines
 
     if isinstance(exc, BrokenPipeError):  # the reader of stdout left (`| head`): end quietly, as on SIGPIPE
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nor fail again flushing at exit
@@ -146,7 +147,7 @@ def fail(command: str, exc: BaseException) -> NoReturn:
         import traceback
 
         traceback.print_exception(exc)
-    print(f"{' '.join(['s8f-duck', command]).strip()}: {message}", file=sys.stderr)
+    print(f"{' '.join(['s8f-duck', command]).strip()}: {printable_lines(message)}", file=sys.stderr)  # (input quoted)
     raise typer.Exit(status) from None
 
 

@@ -25,9 +25,20 @@ def leaderboard(
     ] = None,
     compare: Annotated[
         tuple[str, str] | None,
-        typer.Option(metavar="RUN_A RUN_B", help="Two runs (ids, or names of one run each): the paired bootstrap difference of F1 per "
-                          "slice and label; both must be graded on the same corpus and split."),
+        typer.Option(metavar="RUN_A RUN_B", help="Print only the comparison of two runs (ids, or names; a name with "
+                          "runs on several corpora or splits stands for the one on the other's): the paired bootstrap "
+                          "difference per score; both must be graded on the same corpus and split."),
     ] = None,  # fmt: skip
+    rank_by: Annotated[
+        str,
+        typer.Option(help="The score ranked by: derived (the mean F1 of references, duplicate targets and scope "
+                          "contradictions), a slice (state, labels, references, duplicate_targets, "
+                          "scope_contradictions), all-facts, adjudicated, or an adjudicated field."),
+    ] = "derived",  # fmt: skip
+    min_n: Annotated[
+        int,
+        typer.Option(help="A figure resting on fewer gold facts (or records) than this is marked too few to rank on."),
+    ] = 10,
     resamples: Annotated[int, typer.Option(help="Bootstrap resamples of the graded records.")] = 2000,
     seed: Annotated[int, typer.Option(help="Seed of the resamples: the same seed gives the same intervals.")] = 0,
     min_label_facts: Annotated[
@@ -38,9 +49,11 @@ def leaderboard(
 ) -> None:
     """Compare the recorded runs (bootstrap intervals).
 
-    Per run its outcome, grade and cost; per slice (state, labels, references, duplicate
-    targets, contradiction cues, all facts) and per frequent label precision, recall and F1
-    with 95% bootstrap intervals over the graded records; each aggregate exact or not.
+    Runs are ranked on --rank-by (by default the mean F1 of the derived slices; state and
+    labels, which a candidate can copy, are input checks), runs the paired bootstrap does
+    not separate sharing a rank, with separability per score. Per run its outcome, grade
+    and cost; per slice and frequent label precision, recall and F1 with 95% bootstrap
+    intervals over the graded records and their n; each aggregate exact or not.
 
     \b
     Exit status:
@@ -55,7 +68,8 @@ def leaderboard(
     progress = Progress.for_options("leaderboard", quiet=quiet, verbose=verbose)
 
     def go() -> dict[str, object]:
-        request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None)
+        request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None, rank_by,
+                                min_n)
         progress.step("score the runs")
         document = board.compute(request)
         if html is not None:

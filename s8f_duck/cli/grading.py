@@ -123,6 +123,7 @@ def _grade_many(
     from s8f_duck.reading.gojson import dumps
     from s8f_duck.safety.commit import Outputs
     from s8f_duck.safety.errors import UnusableInput
+    from s8f_duck.safety.printable import printable_lines
     from s8f_duck.safety.writers import write_text
 
     progress = Progress.for_options("grade", quiet=quiet, verbose=verbose)
@@ -148,7 +149,7 @@ def _grade_many(
     graded = guarded("grade", go)
     for g in graded:
         if g.error is not None:
-            print(f"s8f-duck grade: {g.error}", file=sys.stderr)
+            print(printable_lines(f"s8f-duck grade: {g.error}"), file=sys.stderr)
     if format == GradeFormat.jsonl:
         for g in graded:
             print(json.dumps({"submission": str(g.submission), "grade": g.report, "error": g.error}))
@@ -159,6 +160,6 @@ def _grade_many(
     else:
         lines = [f"{g.submission}: " + (grading.summary(g.report).split("\n")[0] if g.report else f"UNUSABLE: {g.error}")
                  for g in graded]  # fmt: skip
-        say(quiet, "\n".join(lines))
+        say(quiet, printable_lines("\n".join(lines)))
     if not all(g.report is not None and g.report["quality_pass"] for g in graded):
         raise typer.Exit(1)

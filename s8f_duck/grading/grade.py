@@ -31,6 +31,7 @@ from s8f_duck.reading.schemas import ANSWERS_SCHEMA
 from s8f_duck.reading.submissions import SUBMISSION_ERRORS, load_answer_bundle, load_submissions
 from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
+from s8f_duck.safety.printable import printable, printable_lines
 from s8f_duck.safety.writers import write_text
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
@@ -172,10 +173,13 @@ def full_reports(con: duckdb.DuckDBPyConnection) -> dict[int, dict[str, Any]]:
                                     "'reason': reason} ORDER BY pos), [])[1:20] AS first FROM citation_errors "
                                     "GROUP BY submission")  # fmt: skip
     slices = _by_submission(con, "SELECT * FROM slice_breakdown")
+    wrong = _by_submission(con, "SELECT * FROM wrong_facts")
     aggregates = _by_submission(con, "SELECT * FROM aggregate_breakdown")
     reports = {}
     for submission, (row,) in _by_submission(con, "SELECT * FROM grade").items():
-        report = {field: row[field] for field in CORE_FIELDS}
+        # a tune or train grade names its records as the graded split's, not as test records
+        report = {("graded_records" if field == "test_records" and split != "test" else field): row[field]
+                  for field in CORE_FIELDS}  # fmt: skip
         report["corpus_bound"] = row["corpus_bound"]
         report["submission_corpus_sha256"] = binding[submission][0]["submitted_corpus_sha256"]
         if split != "test":  # the held-out grade's output stays as it always was
@@ -187,6 +191,8 @@ def full_reports(con: duckdb.DuckDBPyConnection) -> dict[int, dict[str, Any]]:
             "aggregates": aggregates[submission],
             "citation_errors": citations.get(submission, [{"count": 0, "first": []}])[0],
         }
+        if split != "test":  # the tuning loop: which facts are wrong, not only which records
+            report["breakdown"]["wrong_facts"] = wrong.get(submission, [{"count": 0, "first": []}])[0]
         reports[submission] = report
     return reports
 
@@ -270,13 +276,14 @@ class Grader:
         """Each submission file's full report over a split, or why it is unusable: the files
         read at once and graded by one pass of the diff queries. A batch that fails as a
         whole (out of memory) is graded again one submission at a time, so that only the
-        one that caused it is refused."""
+        one that caused it is refused: whatever one submission's grade ends in is that
+        submission's error, never its batch's."""
         try:
             with self.session(split) as session:
                 session.load(submission_paths)
                 session.compare()
                 return session.graded()
-        except SUBMISSION_ERRORS as exc:
+        except Exception as exc:  # noqa: BLE001  (one submission's failure is its own)
             if len(submission_paths) == 1:
                 return [Graded(submission_paths[0], None, exc)]
         return [graded for path in submission_paths for graded in self.grade_many([path], split)]
@@ -412,6 +419,11 @@ def _entry(value: Any) -> str:
     return "(none)" if value is None else str(value)
 
 
+def graded_records(report: dict[str, Any]) -> int:
+    """The records graded: `test_records` in the held-out grade, `graded_records` in a tune or train one."""
+    return report["test_records"] if "test_records" in report else report["graded_records"]
+
+
 def summary(report: dict[str, Any]) -> str:
     """One line: the verdict and the core figures (or why nothing was graded)."""
     if not report.get("corpus_bound", True):
@@ -419,12 +431,12 @@ def summary(report: dict[str, Any]) -> str:
         if not sent:
             return ("NOT GRADED: the file names no corpus (no corpus_sha256): is it a submission "
                     "(fak-microcontext-submission/1)? The core report is all zero")  # fmt: skip
-        return (f"NOT GRADED: the submission is bound to corpus {sent}, but the answers are for corpus "
+        return (f"NOT GRADED: the submission is bound to corpus {printable(sent)}, but the answers are for corpus "
                 f"{report['corpus_sha256']}; the core report is all zero")  # fmt: skip
     verdict = "PASS" if report["quality_pass"] else "FAIL"
     split = report.get("graded_split", "test")
     line = (
-        f"{verdict}: {report['exact_records']}/{report['test_records']} {split} records exact; "
+        f"{verdict}: {report['exact_records']}/{graded_records(report)} {split} records exact; "
         f"{report['false_positive_facts']} false positive and "
         f"{_count(report['false_negative_facts'], 'false negative fact')}, "
         f"{_count(report['aggregate_errors'], 'aggregate error')}, {_count(report['citation_errors'], 'citation error')}"
@@ -467,12 +479,17 @@ def table(report: dict[str, Any]) -> str:
         lines += ["", f"citation errors: {cites['count']}: {first}"]
     missing = report["breakdown"]["records"]["missing_from_submission"]
     if missing:
-        lines += ["", f"test records missing from the submission: {missing}"]
+        lines += ["", f"{report.get('graded_split', 'test')} records missing from the submission: {missing}"]
+    if (wrong := report["breakdown"].get("wrong_facts")) and wrong["count"]:
+        kinds = {"false_positive": "false positive", "false_negative": "false negative"}
+        lines += ["", f"wrong facts: {wrong['count']}" + (f" (the first {len(wrong['first'])})" if wrong["count"] > len(
+            wrong["first"]) else "")] + [f"  {w['id']:<14} {w['slice']:<21} {kinds[w['kind']]:<15} {w['fact']}"
+                                         for w in wrong["first"]]  # fmt: skip
     if "semantic" in report:
         from s8f_duck.grading import semantic
 
         lines += ["", *semantic.table_lines(report["semantic"])]
-    return "\n".join(lines)
+    return printable_lines("\n".join(lines))  # (a submission's keys and ids among them)
 
 
 def batch_table(graded: list[Graded]) -> str:
@@ -487,13 +504,13 @@ def batch_table(graded: list[Graded]) -> str:
             continue
         r = g.report
         verdict = "PASS" if r["quality_pass"] else "FAIL"
-        exact = f"{r['exact_records']}/{r['test_records']}"
+        exact = f"{r['exact_records']}/{graded_records(r)}"
         lines.append(f"{name:<40}{verdict:>9}{exact:>13}{r['false_positive_facts']:>8}{r['false_negative_facts']:>8}"
                      f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}{_semantic_cell(r) if semantic else ''}")  # fmt: skip
     if semantic:
         lines += ["", "semantic: the share of the adjudicated fields answered right, over every graded record "
                       "(each field's figures: --format json or jsonl, or grade one submission)"]  # fmt: skip
-    return "\n".join(lines)
+    return printable_lines("\n".join(lines))
 
 
 def _semantic_cell(report: dict[str, Any]) -> str:

@@ -14,8 +14,8 @@ import duckdb
 import msgspec
 
 from s8f_duck.pipeline.steps import SEMANTIC_GRADE_STEPS, connect, create_table, rows, run_steps
-from s8f_duck.reading.load import read_json_file
 from s8f_duck.reading.schemas import SEMANTIC_SCHEMA
+from s8f_duck.reading.unique_keys import read_json_once
 from s8f_duck.safety.errors import UnusableInput
 
 DETAIL_RECORDS = 20  # the first results listed on tune and train (as the S8f grade's first inexact records)
@@ -67,7 +67,7 @@ class SemanticBundle(msgspec.Struct):
 def read_semantic(path: Path, answers_sha256: str | None = None) -> tuple[SemanticBundle, str]:
     """The semantic bundle and its SHA-256; UnusableInput names the file and what is wrong
     (another answer bundle's gold, when answers_sha256 is given)."""
-    document = read_json_file(path)
+    document = read_json_once(path)
     schema = document.get("schema") if isinstance(document, dict) else None
     if schema != SEMANTIC_SCHEMA:
         raise UnusableInput(f"{path}: field 'schema' is {schema!r}, expected {SEMANTIC_SCHEMA!r}")

@@ -140,6 +140,7 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/grade",
     "grade/slice_breakdown",
     "grade/aggregate_breakdown",
+    "grade/wrong_facts",
 )
 
 # Of those, the two views of every graded fact, which only a run's record reads
@@ -159,6 +160,9 @@ RUN_RECORD_STEPS: tuple[str, ...] = (
 # the submissions -> the public leaderboard.
 SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
+# serve --semantic, at start: the semantic bundle's test entries and the variables
+# s8f_ladder_step, s8f_exact_test_records -> whether its test part fits the Ladder's step.
+SERVICE_SEMANTIC_STEPS: tuple[str, ...] = ("service/semantic_ladder",)
 
 # leaderboard: the runs database attached read-only as `runs`, and the variables
 # leaderboard_resamples, leaderboard_seed, leaderboard_min_label_facts (and, for a
@@ -178,14 +182,23 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/resampled_errors",
     "leaderboard/resample_scores",
     "leaderboard/score_intervals",
-    "leaderboard/leaderboard",
-    "leaderboard/paired_differences",
+    "leaderboard/primary_slices",
 )
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
-# field the semantic grade beside its ceiling, per label, and the comparison's differences.
+# field the semantic grade beside its ceiling, per label, the comparison's differences, and
+# the adjudicated accuracies per resample a ranking can use; without them, those empty.
 LEADERBOARD_SEMANTIC_STEPS: tuple[str, ...] = (
     "leaderboard/semantic_scores", "leaderboard/semantic_label_scores", "leaderboard/semantic_overall",
-    "leaderboard/semantic_differences",
+    "leaderboard/semantic_differences", "leaderboard/semantic_resamples", "leaderboard/semantic_points",
+)
+LEADERBOARD_NO_SEMANTIC_STEPS: tuple[str, ...] = ("leaderboard/no_semantic_ranking",)
+# leaderboard, then (the variables leaderboard_rank_by, leaderboard_min_n): every score a run
+# can be ranked on with its interval and n, the paired differences of every pair of runs,
+# separability, the rank groups, the ranked leaderboard and a comparison's differences.
+LEADERBOARD_RANK_STEPS: tuple[str, ...] = (
+    "leaderboard/rankable_resamples", "leaderboard/rankable_points", "leaderboard/run_pairs",
+    "leaderboard/separability", "leaderboard/rank_groups", "leaderboard/leaderboard",
+    "leaderboard/paired_differences",
 )
 
 

@@ -109,7 +109,7 @@ def load_answer_bundle(con: duckdb.DuckDBPyConnection, path: Path, expect_schema
     if line is None:
         return load_bundle(con, path, "", expect_schema)
     database, current = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
-    once = f'"{database}"."bundle_once"'
+    once = f'"{database}"."bundle_once_{current}"'  # (each schema's own: grades run at once)
     con.execute(f"CREATE SCHEMA {once}")
     try:
         with con.cursor() as reader:
@@ -143,7 +143,9 @@ def _load_checked(con: duckdb.DuckDBPyConnection, path: Path, submission: int) -
     """One submission by the checked reader, on a cursor of its own (the macros it makes
     stay with it) and in a schema of its own; its rows then added to the keyed tables."""
     database, current = con.execute("SELECT current_database(), current_schema()").fetchall()[0]
-    own = f'"{database}"."checked_{submission}"'
+    # named for the current schema too: batches graded at once, each in its own schema,
+    # would otherwise collide on the same name in the shared database
+    own = f'"{database}"."checked_{current}_{submission}"'
     con.execute(f"CREATE SCHEMA {own}")
     try:
         with con.cursor() as reader:

@@ -336,12 +336,22 @@ def files_in_memory(inside: int) -> int:
     return sum(files for _, files in _writable_usage(inside))
 
 
+def files_at(root: Path) -> int:
+    """Files, directories and links in the sandbox's file systems in memory, seen through
+    the sandbox's root (/proc/PID/root)."""
+    return sum(files for _, files in _writable_usage_at(str(root)))
+
+
 def _writable_usage(inside: int) -> list[tuple[int, int]]:
     """(bytes, inodes) in use in each of the sandbox's file systems in memory."""
+    return _writable_usage_at(f"/proc/{inside}/root")
+
+
+def _writable_usage_at(root: str) -> list[tuple[int, int]]:
     usage = []
     for path in WRITABLE:
         try:
-            status = os.statvfs(f"/proc/{inside}/root{path}")
+            status = os.statvfs(f"{root}{path}")
         except OSError:
             continue
         usage.append(((status.f_blocks - status.f_bfree) * status.f_frsize, status.f_files - status.f_ffree))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import json
 import re
 import threading
@@ -22,10 +23,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+import anyio
 import httpx
 import uvicorn
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import PlainTextResponse, Response, StreamingResponse
 from starlette.routing import Route
 
@@ -66,7 +68,8 @@ def _usage(body: bytes, content_type: str) -> tuple[int | None, int | None, int 
 
     def count(key: str) -> int | None:
         value = usage.get(key) if isinstance(usage, dict) else None
-        return value if isinstance(value, int) and not isinstance(value, bool) else None
+        ok = isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10**9  # else no count
+        return value if ok else None
 
     return count("prompt_tokens"), count("completion_tokens"), count("total_tokens")
 
@@ -80,13 +83,16 @@ class _TooLarge(Exception):
     """The request body went past the proxy's limit while it was being forwarded."""
 
 
-def within_base(raw_path: bytes) -> bool:
-    """Whether a request's path, as the candidate sent it, stays under the endpoint's base
-    path: no `.` or `..` segment however it is percent-encoded (`%2e%2e`, `%252e`), no
-    encoded slash or backslash, no backslash. Such a path is refused, never normalised:
-    the upstream might resolve it above the base (`/v1/../admin` is `/admin`)."""
+def path_refused(raw_path: bytes) -> str | None:
+    """Why a request's path (as the candidate sent it) is refused, or None: what the upstream
+    might resolve above the endpoint's base path (`/v1/../admin` is `/admin`), refused and
+    never normalised. A `.` or `..` segment however percent-encoded (`%2e%2e`, `%252e`), an
+    encoded slash or any backslash; a `;`
+    (path parameters, which some servers read as `..;` = `..`), anything but printable
+    ASCII once decoded (NUL, tab and other control bytes; overlong UTF-8 such as
+    `%c0%ae`; fullwidth dots `%ef%bc%8e`, which some upstreams fold to `.`)."""
     if b"\\" in raw_path or _ENCODED_SEPARATOR.search(raw_path):
-        return False
+        return "an encoded slash or a backslash"
     text = raw_path.decode("latin-1")
     for _ in range(3):  # encodings of encodings: %252e is %2e is .
         decoded = unquote(text, encoding="latin-1")
@@ -94,54 +100,104 @@ def within_base(raw_path: bytes) -> bool:
             break
         text = decoded
     else:
-        return False
-    return "\\" not in text and not any(segment in (".", "..") for segment in text.split("/"))
+        return "percent-encoding nested more than three deep"
+    if "\\" in text:
+        return "an encoded backslash"
+    if ";" in text:
+        return "a ';' (path parameters)"
+    if not all(" " <= c < "\x7f" for c in text):
+        return "a byte that is not printable ASCII (a control byte, NUL or non-ASCII UTF-8)"
+    if any(segment in (".", "..") for segment in text.split("/")):
+        return "a '.' or '..' segment"
+    return None
+
+
+DRAIN_SECONDS = 5.0
+CUT_STATUS = 499  # recorded for a request still open when the candidate's run ended
 
 
 def application(name: str, upstream: str, log: RequestLog, request_bytes: int = DEFAULT_REQUEST_BYTES) -> Starlette:
     """Forward every request under / to the upstream base URL, recording it. Bodies stream
     both ways (the runner holds at most a chunk of either, and the first USAGE_BYTES of a
     JSON answer for its token counts); a request body past request_bytes, or a path that
-    leaves the base path, is refused (413, 400) and recorded with that status."""
-    client = httpx.AsyncClient(base_url=upstream.rstrip("/"), timeout=httpx.Timeout(300.0), trust_env=False)
+    leaves the base path, is refused (413, 400) and recorded with that status. Every
+    request is recorded once, whatever it ends in: refused, failed upstream (502), or still
+    open when the run ends (`app.state.cut_open()`: CUT_STATUS)."""
+    client = httpx.AsyncClient(timeout=httpx.Timeout(300.0), trust_env=False)
+    base = httpx.URL(upstream.rstrip("/"))
+    open_requests: dict[int, Any] = {}  # each request not yet recorded: how to record it as cut
+    numbers = itertools.count()
 
     async def forward(request: Request) -> Response:
         started, at = time.perf_counter(), datetime.now(UTC)
         raw_path = request.scope.get("raw_path") or request.url.path.encode()
         query = request.scope.get("query_string", b"")
         path = raw_path.decode("latin-1") + (f"?{query.decode('latin-1')}" if query else "")
-        sent = 0
+        sent = received = 0
+        key = next(numbers)
+
+        def record(status: int, usage: tuple[int | None, ...] = (None, None, None)) -> None:
+            if open_requests.pop(key, None) is None:  # recorded already
+                return
+            latency = round((time.perf_counter() - started) * 1000, 3)
+            log.add(name, at, request.method, path, status, sent, received, latency, *usage)
+
+        open_requests[key] = lambda: record(CUT_STATUS)
 
         def refuse(status: int, why: str) -> Response:
-            log.add(name, at, request.method, path, status, sent, 0, round((time.perf_counter() - started) * 1000, 3),
-                    None, None, None)  # fmt: skip
+            record(status)
             return PlainTextResponse(f"s8f-duck proxy: {why}\n", status_code=status)
 
-        if not within_base(raw_path):
-            return refuse(400, f"the path {path!r} leaves the base path of endpoint {name}")
+        why = path_refused(raw_path)
+        if why is not None:
+            return refuse(400, f"the path {path!r} is refused ({why}): it could leave the base path of endpoint {name}")
         declared = request.headers.get("content-length", "")
+        if declared and "transfer-encoding" in request.headers:  # (which one frames the body is for each hop to guess)
+            return refuse(400, "a request with both Content-Length and Transfer-Encoding")
         if declared.isdigit() and int(declared) > request_bytes:
             return refuse(413, f"a request body of {int(declared):,} bytes is over the limit of {request_bytes:,}")
 
+        body_ended = False
+
         async def body() -> AsyncIterator[bytes]:
-            nonlocal sent
+            nonlocal sent, body_ended
             async for chunk in request.stream():
                 sent += len(chunk)
                 if sent > request_bytes:
                     raise _TooLarge
                 yield chunk
+            body_ended = True
+
+        async def over_limit() -> bool:
+            """Whether the body goes over the limit: read on (and dropped) where the upstream
+            stopped reading it, for at most DRAIN_SECONDS (a body cut by an upstream that
+            answered early is still 413 when it is too large, not the upstream's failure)."""
+            nonlocal sent
+            more = not body_ended
+            with anyio.move_on_after(DRAIN_SECONDS):
+                while more and sent <= request_bytes:
+                    message = await request.receive()
+                    sent += len(message.get("body", b""))
+                    more = message["type"] == "http.request" and message.get("more_body", False)
+            return sent > request_bytes
 
         headers = {k: v for k, v in request.headers.items() if k.lower() not in HOP_HEADERS}
         if declared.isdigit():  # forwarded with its length (else chunked)
             headers["content-length"] = declared
         too_large = f"the request body went over the limit of {request_bytes:,} bytes"
+        # the base's path and the candidate's, joined as they are: what is recorded is what is sent
+        target = base.copy_with(raw_path=base.raw_path.rstrip(b"/") + raw_path + (b"?" + query if query else b""))
         try:
-            outgoing = client.build_request(request.method, path, content=body(), headers=headers)
+            outgoing = client.build_request(request.method, target, content=body(), headers=headers)
             answer = await client.send(outgoing, stream=True)
         except _TooLarge:
             return refuse(413, too_large)
-        except httpx.HTTPError as exc:  # (the upstream may have hung up on the cut body first)
-            return refuse(413, too_large) if sent > request_bytes else refuse(502, f"upstream {name}: {exc}")
+        except ClientDisconnect:  # the candidate hung up (or ended) before the answer came
+            return refuse(CUT_STATUS, "cut")
+        except Exception as exc:  # noqa: BLE001  (the upstream may have hung up on the cut body first)
+            if await over_limit():
+                return refuse(413, too_large)
+            return refuse(502, f"upstream {name}: {type(exc).__name__}: {exc}".splitlines()[0])
         if sent > request_bytes:  # the upstream answered before the body was cut
             await answer.aclose()
             return refuse(413, too_large)
@@ -149,7 +205,8 @@ def application(name: str, upstream: str, log: RequestLog, request_bytes: int = 
         out_headers = {k: v for k, v in answer.headers.items() if k.lower() not in HOP_HEADERS | {"content-encoding"}}
 
         async def relayed() -> AsyncIterator[bytes]:
-            received, kept = 0, bytearray()
+            nonlocal received
+            kept = bytearray()
             try:
                 async for chunk in answer.aiter_raw():
                     received += len(chunk)
@@ -158,18 +215,22 @@ def application(name: str, upstream: str, log: RequestLog, request_bytes: int = 
                     yield chunk
             finally:
                 await answer.aclose()
-                usage = _usage(bytes(kept), media) if len(kept) <= USAGE_BYTES else (None, None, None)
-                latency = round((time.perf_counter() - started) * 1000, 3)
-                log.add(name, at, request.method, path, answer.status_code, sent, received, latency, *usage)
+                record(answer.status_code, _usage(bytes(kept), media) if len(kept) <= USAGE_BYTES else (None, None, None))
 
         return StreamingResponse(relayed(), status_code=answer.status_code, headers=out_headers)
+
+    def cut_open() -> None:
+        for cut in list(open_requests.values()):
+            cut()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
         yield
         await client.aclose()
 
-    return Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)], lifespan=lifespan)
+    app = Starlette(routes=[Route("/{path:path}", forward, methods=METHODS)], lifespan=lifespan)
+    app.state.cut_open = cut_open
+    return app
 
 
 class EndpointProxy:
@@ -179,10 +240,11 @@ class EndpointProxy:
         self, endpoints: dict[str, str], socket_dir: Path, log: RequestLog, request_bytes: int = DEFAULT_REQUEST_BYTES
     ) -> None:
         self.sockets = {name: socket_dir / f"{name}.sock" for name in endpoints}
+        self._apps = [application(name, url, log, request_bytes) for name, url in endpoints.items()]
         self._servers = [
-            uvicorn.Server(uvicorn.Config(application(name, url, log, request_bytes), uds=str(self.sockets[name]),
-                                          log_level="error", lifespan="on", access_log=False))
-            for name, url in endpoints.items()
+            uvicorn.Server(uvicorn.Config(app, uds=str(self.sockets[name]), log_level="error", lifespan="on",
+                                          access_log=False))
+            for app, name in zip(self._apps, endpoints)
         ]  # fmt: skip
         self._threads: list[threading.Thread] = []
 
@@ -199,7 +261,10 @@ class EndpointProxy:
         return self
 
     def __exit__(self, *_: object) -> None:
-        for server in self._servers:
-            server.should_exit = True
+        # The candidate has ended: what it left open is recorded as cut, and not waited for.
+        # (a request is recorded once: whichever of its thread and this one comes first)
+        for app, server in zip(self._apps, self._servers):
+            app.state.cut_open()
+            server.force_exit = server.should_exit = True
         for thread in self._threads:
             thread.join(timeout=10)

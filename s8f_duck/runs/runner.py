@@ -41,10 +41,11 @@ from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCHEMA, SUBMISSION_SCHEMA
 from s8f_duck.runs import sandbox
-from s8f_duck.runs.limits import WRITABLE, Limits
+from s8f_duck.runs.limits import WRITABLE, Limits, files_at
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import no_runs_database, run_root
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.progress import Progress
 from s8f_duck.safety.trees import file_sizes, remove_tree
 
@@ -52,7 +53,6 @@ CORPUS_IN_SANDBOX = "/corpus/public.json"
 OUT_IN_SANDBOX = "/out"
 OUTPUT_IN_SANDBOX = f"{OUT_IN_SANDBOX}/submission.json"
 CANDIDATE_IN_SANDBOX = "/candidate"
-RELAY_IN_SANDBOX = "/run/s8f/relay.py"
 SOCKETS_IN_SANDBOX = "/run/s8f/endpoints"
 FIRST_ENDPOINT_PORT = 8101
 SCRATCH_PREFIX = "s8f-duck-sandbox-"
@@ -281,15 +281,15 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
                 os.chown(sockets, user, user)  # the sandbox's user connects to the sockets in it
             ports = {name: FIRST_ENDPOINT_PORT + i for i, name in enumerate(request.endpoints)}
             env |= {f"S8F_ENDPOINT_{name}": f"http://127.0.0.1:{port}" for name, port in ports.items()}
-            mounts += [
-                sandbox.Mount(Path(__file__).with_name("relay.py"), RELAY_IN_SANDBOX),
-                sandbox.Mount(sockets, SOCKETS_IN_SANDBOX, writable=True),
-            ]
+            # read-only: connecting to a socket writes nothing, and the directory is on the host's disk
+            mounts.append(sandbox.Mount(sockets, SOCKETS_IN_SANDBOX))
             if not Path(sys.base_prefix).is_relative_to("/usr"):
                 mounts.append(sandbox.Mount(Path(sys.base_prefix), sys.base_prefix))
             interpreter = str(Path(sys.base_prefix, "bin", f"python{sys.version_info.major}.{sys.version_info.minor}"))
             relays = [f"{ports[name]}={SOCKETS_IN_SANDBOX}/{name}.sock" for name in request.endpoints]
-            command = [interpreter, "-I", "-S", RELAY_IN_SANDBOX, *relays, "--", *command]
+            # given as -c, not mounted: a mount's source would show the checkout's path in /proc/self/mountinfo
+            relay = Path(__file__).with_name("relay.py").read_text()
+            command = [interpreter, "-I", "-S", "-c", relay, *relays, "--", *command]
         progress.step(f"run {request.name!r} in the sandbox")
         proxy = None
         if request.endpoints:
@@ -308,13 +308,12 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
                 proxy.__exit__(None, None, None)
         ended = datetime.now(UTC)
         ending.limit_hit = ending.limit_hit or left.limit_hit
-        submitted_bytes = left.submitted_bytes
     finally:
         if (scratch / "endpoints").is_symlink():  # the sockets' short directory (_socket_directory)
             remove_tree(Path(os.readlink(scratch / "endpoints")))
         remove_tree(scratch)  # whatever shape the candidate left it in
 
-    outcome, message = _outcome(ending, submitted_bytes, most_bytes)
+    outcome, message = _outcome(ending, left, most_bytes)
     if outcome not in ("graded", "unusable_submission"):  # what the candidate last said, if anything
         said = last_stderr_line(run_dir / "stderr.txt")
         if said is not None:
@@ -404,32 +403,65 @@ def _alive(pid: int) -> bool:
 
 class Leftovers:
     """What the candidate left in the sandbox's file systems, taken while the sandbox is
-    held after the command ended (sandbox.run's collect): the submission's bytes, when it
-    is a regular file within the limit, and the limits its writes reached."""
+    held after the command ended and no process of it runs (sandbox.run's collect): the
+    submission's bytes, when it is a regular file within the limit, and the limits its
+    writes reached. Nothing of the candidate's making may stop the run being recorded:
+    whatever the file systems hold, this never raises."""
 
     def __init__(self, limits: Limits, most_bytes: int, copy_to: Path) -> None:
         self.limits, self.most_bytes, self.copy_to = limits, most_bytes, copy_to
         self.submitted_bytes: int | None = None
         self.limit_hit: str | None = None
+        self.problem: tuple[str, str] | None = None  # the outcome and why, when the submission was not taken
 
     def collect(self, root: Path) -> None:
+        try:
+            self._limits(root)
+            self._take(root / OUTPUT_IN_SANDBOX.lstrip("/"))
+        except OSError as exc:  # the sandbox went meanwhile: nothing more is taken
+            self.copy_to.unlink(missing_ok=True)
+            self.submitted_bytes = None
+            self.problem = ("no_submission", f"the sandbox's files could not be read: {exc.strerror or exc}")
+
+    def _limits(self, root: Path) -> None:
         out = root / OUT_IN_SANDBOX.lstrip("/")
         if any(size >= self.limits.file_bytes for size in file_sizes(out)):
             self.limit_hit = "file_size"  # a program that ignores SIGXFSZ (Python does) gets EFBIG
         elif any(_full(root / path.lstrip("/")) for path in WRITABLE):
             self.limit_hit = "space"
-        try:  # the submission, not through a link (O_NOFOLLOW), and only a regular file's bytes
-            fd = os.open(root / OUTPUT_IN_SANDBOX.lstrip("/"), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        elif files_at(root) > self.limits.files:  # made after the last poll, just before the command ended
+            self.limit_hit = "files"
+
+    def _take(self, path: Path) -> None:
+        """The submission, not through a link (O_NOFOLLOW), only a regular file's bytes, and
+        at most the size checked (nothing of the candidate runs, so none can be added)."""
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except OSError:
             return
-        with open(fd, "rb") as source:
-            status = os.fstat(source.fileno())
+        try:
+            status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
+                kind = "a directory" if stat.S_ISDIR(status.st_mode) else "not a regular file"
+                self.problem = ("no_submission", f"the candidate wrote {OUTPUT_IN_SANDBOX} as {kind}")
                 return
             self.submitted_bytes = status.st_size
-            if status.st_size <= self.most_bytes:
-                with open(self.copy_to, "wb") as copy:
-                    shutil.copyfileobj(source, copy)
+            if status.st_size > self.most_bytes:
+                return
+            with open(self.copy_to, "wb") as copy:
+                left = status.st_size
+                while left and (chunk := os.read(fd, min(left, 2**20))):
+                    copy.write(chunk)
+                    left -= len(chunk)
+            now = os.fstat(fd)
+            if left or (now.st_size, now.st_mtime_ns) != (status.st_size, status.st_mtime_ns):
+                self.copy_to.unlink()
+                self.submitted_bytes = max(now.st_size, status.st_size)
+                if self.submitted_bytes <= self.most_bytes:
+                    self.submitted_bytes = None
+                    self.problem = ("unusable_submission", f"{OUTPUT_IN_SANDBOX} changed while it was read")
+        finally:
+            os.close(fd)
 
 
 def _full(path: Path) -> bool:
@@ -444,13 +476,13 @@ def _full(path: Path) -> bool:
 def _ungradable(exc: BaseException) -> str:
     """Why a submission the candidate wrote could not be graded, for its run's record."""
     if isinstance(exc, UnusableInput):
-        return str(exc)
+        return printable(str(exc))  # it may quote the submission
     if isinstance(exc, RecursionError):
         return "the submission is nested too deeply to be read"
     return f"grading the submission ran out of memory within the limit {MEMORY_LIMIT_ENV}={memory_limit()}"
 
 
-def _outcome(ending: sandbox.Ending, submitted_bytes: int | None, most_bytes: int) -> tuple[str, str | None]:
+def _outcome(ending: sandbox.Ending, left: Leftovers, most_bytes: int) -> tuple[str, str | None]:
     if ending.limit_hit == "wall_time":
         return "timeout", "the candidate ran past the time limit and was killed"
     if ending.limit_hit == "memory":
@@ -459,6 +491,12 @@ def _outcome(ending: sandbox.Ending, submitted_bytes: int | None, most_bytes: in
         return "limit", f"the candidate hit the {ending.limit_hit.replace('_', ' ')} limit"
     if ending.exit_status != 0:
         return "failed", f"the candidate exited with status {ending.exit_status}"
+    if not ending.collected:
+        return "no_submission", ("the sandbox ended, or a process of the candidate could not be ended, before "
+                                 f"{OUTPUT_IN_SANDBOX} could be taken")  # fmt: skip
+    if left.problem is not None:
+        return left.problem
+    submitted_bytes = left.submitted_bytes
     if submitted_bytes is None:
         return "no_submission", f"the candidate wrote no {OUTPUT_IN_SANDBOX} (or not as a regular file)"
     if submitted_bytes > most_bytes:
@@ -522,11 +560,11 @@ def list_runs(runs_db: Path) -> tuple[list[str], list[tuple[Any, ...]]]:
 def summary(result: RunResult) -> str:
     m = result.record
     cost = f"{m['wall_seconds']:.2f} s wall, {m['cpu_seconds']:.2f} s CPU, {m['peak_memory_bytes'] / 2**20:.0f} MiB peak"
-    line = f"run {result.run_id} ({m['name']}): {result.outcome}; {cost}"
+    line = f"run {result.run_id} ({printable(m['name'])}): {result.outcome}; {cost}"
     if result.grade is not None:
         line += "\n" + grading.summary(result.grade)
     elif m["message"]:
-        line += f"\n{m['message']}; see {result.run_dir}"
+        line += f"\n{printable(m['message'])}; see {result.run_dir}"
     return line
 
 
@@ -539,8 +577,8 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
     compare (names cut to fit), and under a run that was not graded, why."""
     if fmt == "json":
         return json.dumps([dict(zip(names, row)) for row in data], default=str, indent=2)
-    if fmt == "csv":
-        return csv_text(names, data)
+    if fmt == "csv":  # (JSON escapes every control character itself)
+        return csv_text(names, [tuple(printable(v) if isinstance(v, str) else v for v in row) for row in data])
     runs = [dict(zip(names, values)) for values in data]
     tokens = any(run["tokens"] for run in runs)
 
@@ -551,7 +589,7 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
             errors = [run[k] for k in ("false_positive_facts", "false_negative_facts", "aggregate_errors",
                                        "citation_errors")]  # fmt: skip
             rows.append([
-                run["run_id"], _clip(run["name"], name_width), run["split"],
+                run["run_id"], _clip(printable(run["name"]), name_width), run["split"],
                 SHOWN_OUTCOME.get(run["outcome"], run["outcome"]),
                 f"{run['exact_records']}/{run['graded_records']}" if graded else "",
                 "/".join(map(str, errors)) if graded else "",
@@ -569,7 +607,7 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
     for run, line in zip(runs, lines[1:]):
         out.append(line.rstrip())
         if run["message"] and run["graded_records"] is None:
-            out.append(_clip(f"  why: {run['message']}", WIDTH))
+            out.append(_clip(f"  why: {printable(run['message'])}", WIDTH))
     return "\n".join(out)
 
 
@@ -602,5 +640,4 @@ def last_stderr_line(path: Path, most: int = 200) -> str | None:
     lines = [line for line in tail.decode("utf-8", errors="replace").splitlines() if line.strip()]
     if not lines:
         return None
-    shown = "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in lines[-1].strip())
-    return _clip(shown, most)
+    return _clip(printable(lines[-1].strip()), most)

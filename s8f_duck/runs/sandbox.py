@@ -59,11 +59,13 @@ SYSTEM_ETC = (
 BWRAP_ENV = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 # The collector: the sandbox's PID 1, which runs the candidate's command without its
 # descriptors 3 and 4, then kills every other process of the sandbox (kill -1 spares the
-# caller), reports the exit status on 3 and waits for the runner's word on 4. As PID 1 of
-# its namespace it takes no signal from the candidate that it does not handle (SIGKILL
+# caller; `--` before it, or dash takes -1 for an option and kills nothing), reports the
+# exit status on 3, closes it and waits for the runner's word on 4, then exits with the
+# command's status (bwrap's own exit status, which the runner records). As PID 1 of its
+# namespace it takes no signal from the candidate that it does not handle (SIGKILL
 # included), and when it exits the kernel ends every process left in the sandbox.
 COLLECTOR = (
-    '"$@" 3>&- 4<&-; status=$?; kill -s KILL -1 2>/dev/null; '
+    '"$@" 3>&- 4<&-; status=$?; kill -s KILL -- -1 2>/dev/null; '
     'echo "$status" >&3; exec 3>&-; read -r _ <&4; exit "$status"'
 )
 COLLECTOR_ARGS = ["/bin/sh", "-c", COLLECTOR, COLLECTOR_NAME.decode()]
@@ -95,6 +97,7 @@ class Ending:
     peak_memory_bytes: int
     output_bytes: dict[str, int] = field(default_factory=dict)
     limits_enforced_by: str = ""  # limits.ResourceControl.kind: cgroup v1, cgroup v2 or monitor
+    collected: bool = False  # the command ended, nothing of it ran any more, and collect was called
 
 
 def bwrap_path() -> str:
@@ -159,7 +162,10 @@ def bwrap_args(mounts: Sequence[Mount], env: dict[str, str], workdir: str, space
         args += ["--size", str(space_bytes), "--tmpfs", path]
     for mount in mounts:
         args += ["--bind" if mount.writable else "--ro-bind", str(mount.source), mount.target]
-    args += ["--remount-ro", "/"]  # the sandbox's own root too: only /out and /tmp take writes
+    # bwrap's /dev is a tmpfs of its own, unbounded: read-only, it keeps its device nodes
+    # (null, zero, full, random, urandom, tty, pts) and /dev/shm, and takes no file
+    args += ["--remount-ro", "/dev"]
+    args += ["--remount-ro", "/"]  # the sandbox's own root too: only /out, /tmp and /dev/shm take writes
     args.append("--clearenv")
     for name, value in env.items():
         args += ["--setenv", name, value]
@@ -318,7 +324,7 @@ def _run(
     for fd in given:  # the sandbox's, now
         os.close(fd)
     os.set_blocking(status_read, False)
-    reported = bytearray()  # what the collector wrote on its status pipe
+    report = StatusReport()  # what came on the collector's status pipe
     overflow = {"stdout": threading.Event(), "stderr": threading.Event()}
     totals = {"stdout": [0], "stderr": [0]}
     readers = [
@@ -330,7 +336,7 @@ def _run(
     limit_hit: str | None = None
     deadline = started + limits.wall_seconds
     rusage = None
-    collected_status: int | None = None
+    collected = False
     collector: int | None = None
     try:
         while True:
@@ -338,8 +344,8 @@ def _run(
             if pid:
                 proc.returncode = os.waitstatus_to_exitcode(status)
                 break
-            if collected_status is None and _read_report(status_read, reported):
-                collected_status = _collect(proc.pid, bytes(reported), collect)
+            if not report.ended and report.drain(status_read):
+                collected = _collect(proc.pid, collect)
                 os.close(release_write)  # the collector exits, and the sandbox with it
                 release_write = -1
                 continue
@@ -371,9 +377,9 @@ def _run(
             if stream:
                 stream.close()
     wall = time.monotonic() - started
+    # bwrap ends with the collector's status, the command's own: the status pipe is only
+    # the word that the command has ended (what came on it is never taken for the status)
     code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-    if collected_status is not None and not limit_hit:
-        code = collected_status  # the command's own (bwrap ends with the collector's)
     limit_hit = limit_hit or control.hit_after() or ("file_size" if code == 128 + signal.SIGXFSZ else None)
     peak = control.peak_memory_bytes()
     cpu = control.cpu_seconds()
@@ -389,33 +395,70 @@ def _run(
         peak_memory_bytes=peak,
         output_bytes={name: total[0] for name, total in totals.items()},
         limits_enforced_by=control.kind if rules is not None else f"{control.kind}, no seccomp filter",
+        collected=collected,
     )
 
 
-def _read_report(fd: int, reported: bytearray) -> bool:
-    """Whether the collector's status line (or its end: the collector was killed) is in."""
-    try:
-        chunk = os.read(fd, 64)
-    except BlockingIOError:
+class StatusReport:
+    """What came on the collector's status pipe. Its end (every writer gone) is the word
+    that the command has ended: the collector closes its end only after its kill -1, and
+    whatever of the candidate took the pipe (through /proc/1/fd) is killed with it, so no
+    line the candidate writes can start the collection early. The pipe is drained as it
+    fills (the collector never blocks on it), and what came is never taken for the exit
+    status (bwrap's own is the command's)."""
+
+    def __init__(self) -> None:
+        self.ended = False
+
+    def drain(self, fd: int) -> bool:
+        """Read what is waiting; whether the pipe has ended."""
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except BlockingIOError:
+                return False
+            if not chunk:
+                self.ended = True
+                return True
+
+
+def _collect(bwrap: int, collect: Callable[[Path], None] | None) -> bool:
+    """After the command ended: every process of the sandbox but the collector killed (its
+    kill -1 may miss one), and once no thread of any of them runs, collect(root) called
+    with the sandbox's root; whether it was (not when the collector is gone, killed by the
+    candidate's doing, or a process of it could not be ended)."""
+    collector = _collector_of(bwrap)
+    if collector is None or not _end_all_below(collector):
         return False
-    reported += chunk
-    return not chunk or b"\n" in reported or len(reported) > 32
+    if collect is not None:
+        collect(Path(f"/proc/{collector}/root"))
+    return True
 
 
-def _collect(bwrap: int, report: bytes, collect: Callable[[Path], None] | None) -> int | None:
-    """The command's exit status from the collector's report, after collect(root) ran;
-    None when the collector did not report (it was killed: the candidate's doing), and
-    collect is then not called. Nothing is collected while any process of the command
-    lives (a report forged through /proc/PID/fd while the command runs on)."""
-    text = report.split(b"\n", 1)[0].decode("ascii", "replace")
-    if not text.isdigit():
-        return None
-    deadline = time.monotonic() + 2
-    while (living := _living_below(bwrap)) and len(living) > 1 and time.monotonic() < deadline:
-        time.sleep(0.01)  # the collector's kill -1 is under way
-    if collect is not None and len(living) == 1:  # the collector alone
-        collect(Path(f"/proc/{living[0]}/root"))
-    return int(text)
+def _end_all_below(collector: int, seconds: float = 5.0) -> bool:
+    """SIGKILL every process under the collector until none has a running thread (a process
+    whose first thread has exited shows as a zombie while its other threads run)."""
+    deadline = time.monotonic() + seconds
+    while living := _living_below(collector):
+        if time.monotonic() > deadline:
+            return False
+        for pid in living:
+            _kill_process(pid)
+        time.sleep(0.01)
+    return True
+
+
+def _kill_process(pid: int) -> None:
+    try:
+        fd = os.pidfd_open(pid)  # the process found, not one that takes its number later
+    except OSError:
+        return
+    try:
+        signal.pidfd_send_signal(fd, signal.SIGKILL)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _collector_of(bwrap: int) -> int | None:
@@ -428,16 +471,23 @@ def _collector_of(bwrap: int) -> int | None:
 
 
 def _living_below(pid: int) -> list[int]:
-    """The processes under pid that have not ended (zombies left out), parents first."""
-    found = []
-    for child in descendants(pid)[1:]:
+    """The processes under pid with a thread that has not ended."""
+    return [child for child in descendants(pid)[1:] if _has_living_thread(child)]
+
+
+def _has_living_thread(pid: int) -> bool:
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for thread in threads:
         try:
-            state = Path(f"/proc/{child}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            state = Path(f"/proc/{pid}/task/{thread}/stat").read_text().rsplit(")", 1)[1].split()[0]
         except (OSError, IndexError):
             continue
         if state not in ("Z", "X"):
-            found.append(child)
-    return found
+            return True
+    return False
 
 
 def _kill(pid: int, control: ResourceControl) -> None:

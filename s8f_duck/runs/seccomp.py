@@ -1,6 +1,6 @@
 """The sandbox's seccomp filter: the system calls a candidate has no use for fail with EPERM.
 
-A classic BPF program of some forty instructions, written here rather than through
+A classic BPF program of some fifty instructions, written here rather than through
 libseccomp (a system library and a binding to install for what this builds): bwrap loads it from a descriptor (`--seccomp FD`) just before it
 runs the command, after its own set-up, with no_new_privs set. Denied:
 
@@ -12,6 +12,10 @@ runs the command, after its own set-up, with no_new_privs set. Denied:
 - the kernel's keyrings (`keyctl`, `add_key`, `request_key`), `io_uring`, `ptrace`,
   `process_vm_readv`/`writev`, `userfaultfd`, `perf_event_open`, `bpf`, kernel modules and
   `kexec`;
+- another process's descriptors and kernel objects (`pidfd_getfd`: the collector's status
+  pipe; `kcmp`), `personality`, `memfd_secret`, `modify_ldt`;
+- sockets of the kernel's netlink and of virtual machines' vsock (`socket(AF_NETLINK)`,
+  `socket(AF_VSOCK)`);
 - every system call of another ABI (x32, or i386 through `int 0x80`).
 
 Only x86-64 has a filter: elsewhere `program()` returns None and the sandbox runs without
@@ -33,8 +37,11 @@ DENIED_X86_64 = {
     "setns": 308, "process_vm_readv": 310, "process_vm_writev": 311, "finit_module": 313, "kexec_file_load": 320,
     "bpf": 321, "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426, "io_uring_register": 427,
     "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
-    "mount_setattr": 442,
+    "mount_setattr": 442, "personality": 135, "modify_ldt": 154, "kcmp": 312, "pidfd_getfd": 438,
+    "memfd_secret": 447,
 }  # fmt: skip
+SOCKET_X86_64 = 41
+DENIED_SOCKET_FAMILIES = {"AF_NETLINK": 16, "AF_VSOCK": 40}
 CLONE_X86_64 = 56
 CLONE3_X86_64 = 435
 CLONE_NEW_FLAGS = (
@@ -72,11 +79,14 @@ def program() -> bytes | None:
         (JGE_K, deny, 0, X32_SYSCALL_BIT),
         *((JEQ_K, deny, 0, number) for number in sorted(DENIED_X86_64.values())),
         (JEQ_K, enosys, 0, CLONE3_X86_64),
+        (JEQ_K, "socket", 0, SOCKET_X86_64),
         (JEQ_K, 0, allow, CLONE_X86_64),
         (LD_W_ABS, 0, 0, ARG0),
         (JSET_K, deny, allow, CLONE_NEW_FLAGS),
     ]
-    labels = {allow: len(code), deny: len(code) + 1, enosys: len(code) + 2}
+    socket_at = len(code)  # socket(family, ...): the family is args[0]
+    code += [(LD_W_ABS, 0, 0, ARG0), *((JEQ_K, deny, 0, family) for family in DENIED_SOCKET_FAMILIES.values())]
+    labels = {"socket": socket_at, allow: len(code), deny: len(code) + 1, enosys: len(code) + 2}
     code += [
         (RET_K, 0, 0, SECCOMP_RET_ALLOW),
         (RET_K, 0, 0, SECCOMP_RET_ERRNO | EPERM),

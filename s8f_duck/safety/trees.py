@@ -85,7 +85,7 @@ def _open_directory(parent: int, name: str) -> int:
 def file_sizes(root: Path) -> Iterator[int]:
     """The apparent size of each regular file under root, depth first (links, devices,
     pipes and sockets are not files here and are never opened). The caller stops the walk
-    when it has seen enough."""
+    when it has seen enough. An entry that goes or changes during the walk is passed over."""
     try:
         fd = os.open(root, _DIRECTORY)
     except OSError:
@@ -99,16 +99,25 @@ def file_sizes(root: Path) -> Iterator[int]:
                     if entry.is_dir(follow_symlinks=False):
                         subdirectories.append(entry.name)
                     elif entry.is_file(follow_symlinks=False):
-                        yield entry.stat(follow_symlinks=False).st_size
+                        try:
+                            size = entry.stat(follow_symlinks=False).st_size
+                        except (FileNotFoundError, NotADirectoryError):
+                            continue
+                        yield size
             levels.append(subdirectories)
-            while not levels[-1]:  # this level is done: up to the nearest with a directory left
-                levels.pop()
-                if not levels:
-                    return
-                up = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
-                os.close(fd)
-                fd = up
-            inner = os.open(levels[-1].pop(), _DIRECTORY, dir_fd=fd)
+            inner = -1
+            while inner < 0:
+                while not levels[-1]:  # this level is done: up to the nearest with a directory left
+                    levels.pop()
+                    if not levels:
+                        return
+                    up = os.open("..", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC, dir_fd=fd)
+                    os.close(fd)
+                    fd = up
+                try:
+                    inner = os.open(levels[-1].pop(), _DIRECTORY, dir_fd=fd)
+                except (FileNotFoundError, NotADirectoryError):
+                    continue  # gone, or no longer a directory
             os.close(fd)
             fd = inner
     finally:

@@ -5,8 +5,11 @@ uvicorn closes a connection left idle after a response (timeout_keep_alive), but
 for ever on one that opens and never finishes its request's headers: 20,000 of them took
 every descriptor of the server. Here a connection must deliver a request's headers within
 HEADER_SECONDS of opening or of its last response, and beyond MAX_CONNECTIONS open at once
-a new one is closed at once. The body is read by the application (server.py) within
-BODY_SECONDS.
+a new one is closed at once. One address may hold no more than MAX_PER_ADDRESS of them:
+beyond that its new connections are closed at once, so that one client that keeps
+reopening unfinished requests cannot keep every other client out (520 of them from one
+address did, while the cap was global only). The body is read by the application
+(server.py) within BODY_SECONDS.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 HEADER_SECONDS = 10.0
 BODY_SECONDS = 60.0
 MAX_CONNECTIONS = 512
+MAX_PER_ADDRESS = 64  # a client behind a proxy shares the proxy's address: raise it there
 IDLE_SECONDS = 5  # after a response, until the next request begins (uvicorn's keep-alive timeout)
 
 
@@ -32,10 +36,17 @@ class BoundedH11Protocol(H11Protocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        if len(self.connections) > MAX_CONNECTIONS:
+        if len(self.connections) > MAX_CONNECTIONS or self._from_same_address() > MAX_PER_ADDRESS:
             transport.abort()  # (connection_lost follows, which forgets it)
             return
         self._expect_headers()
+
+    def _from_same_address(self) -> int:
+        """How many of the open connections (this one included) come from this one's address."""
+        if not self.client:
+            return 0
+        host = self.client[0]
+        return sum(1 for other in self.connections if getattr(other, "client", None) and other.client[0] == host)
 
     def data_received(self, data: bytes) -> None:
         if self._headers_due is None and (self.cycle is None or self.cycle.response_complete):

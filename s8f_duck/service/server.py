@@ -30,20 +30,21 @@ from typing import Any
 import anyio
 import duckdb
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
 from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
-from s8f_duck.reading.submissions import SUBMISSION_ERRORS
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.printable import printable
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.scratch import warn
 from s8f_duck.safety.trees import remove_tree
 from s8f_duck.service.batches import GradeBatches
 from s8f_duck.service.connections import BODY_SECONDS
+from s8f_duck.service.ladder import check_semantic_ladder
 from s8f_duck.service.teams import load_teams
 
 SUBMISSION_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -88,8 +89,10 @@ class Service:
             raise UnusableInput(f"{config.answers}: the answer bundle is for another public corpus than {config.public}")
         self.answers_bytes = config.answers.read_bytes()  # served after --release-after, if given
         self.answers_sha256 = hashlib.sha256(self.answers_bytes).hexdigest()
-        if config.semantic is not None:  # refused now if it goes with another answer bundle
-            semantic_grading.read_semantic(config.semantic, self.answers_sha256)
+        if config.semantic is not None:  # refused now if it goes with another answer bundle, or is minable
+            bundle, _ = semantic_grading.read_semantic(config.semantic, self.answers_sha256)
+            (exact,) = self.grader.con.execute("SELECT count(*) FROM answers WHERE split = 'test'").fetchone()
+            check_semantic_ladder(config.semantic, bundle.gold, exact, config.ladder_step)
         self.store = connect()  # in memory: the pending row; the store is attached
         try:
             self.store.execute("ATTACH ? AS service", [str(config.db)])
@@ -169,7 +172,8 @@ class Service:
         if not report["corpus_bound"]:
             why = "submission: corpus_sha256 is not this service's public corpus (GET /corpus)"
             return "unusable", why, None, report, batch
-        score = report["exact_records"] / report["test_records"] if report["test_records"] else 0.0
+        records = grading.graded_records(report)
+        score = report["exact_records"] / records if records else 0.0
         if "semantic" in report:  # one score for the Ladder: the mean of the two shares
             score = (score + semantic_grading.overall_accuracy(report["semantic"])) / 2
         return "graded", None, score, report, batch
@@ -180,7 +184,7 @@ class Service:
             graded.report["semantic"] = semantic_grading.semantic_grade(
                 self.config.semantic, graded.submission, split, self.answers_sha256
             )
-        except SUBMISSION_ERRORS as exc:
+        except Exception as exc:  # noqa: BLE001  (this submission's failure, not the service's)
             return grading.Graded(graded.submission, None, exc)
         return graded
 
@@ -189,9 +193,13 @@ class Service:
         if isinstance(exc, UnusableInput):
             return str(exc).replace(str(path), "submission")
         # the submission's own doing: answered, stored and counted like any unusable one
-        why = "nested too deeply to be read" if isinstance(exc, RecursionError) else (
-            f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
-        )  # fmt: skip
+        if isinstance(exc, RecursionError):
+            why = "nested too deeply to be read"
+        elif isinstance(exc, duckdb.OutOfMemoryException | MemoryError):
+            why = f"grading it needs more memory than this service gives a submission ({MEMORY_LIMIT_ENV}={memory_limit()})"
+        else:  # what went wrong is told the operator, not the team (it may name the service's files)
+            warn(f"a submission could not be graded: {type(exc).__name__}: {exc}".splitlines()[0])
+            why = f"it could not be graded ({type(exc).__name__})"
         return f"submission: {why}"
 
     def store_submission(self, pending: dict[str, Any]) -> dict[str, Any]:
@@ -243,6 +251,25 @@ def feedback(row: dict[str, Any], step: float) -> dict[str, Any]:
     return answer
 
 
+async def _body(request: Request, most: int) -> bytearray | Response:
+    """The request's body, at most `most` bytes, within BODY_SECONDS; or the answer to a
+    body that is larger, slower, or dropped by the client (one line on stderr, no traceback)."""
+    body = bytearray()
+    try:
+        with anyio.fail_after(BODY_SECONDS):
+            async for chunk in request.stream():
+                body += chunk
+                if len(body) > most:
+                    return _error(413, f"a submission is at most {most} bytes")
+    except TimeoutError:
+        return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
+    except ClientDisconnect:
+        client = request.client.host if request.client else "?"
+        warn(f"an upload from {client} was dropped after {len(body)} bytes")
+        return _error(400, "the submission's upload was dropped")
+    return body
+
+
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
@@ -273,17 +300,9 @@ def create_app(service: Service) -> Starlette:
         declared = request.headers.get("content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > config.max_bytes):
             return _error(413, f"a submission is at most {config.max_bytes} bytes")
-        body = bytearray()
-        try:
-            with anyio.fail_after(BODY_SECONDS):
-                async for chunk in request.stream():
-                    body += chunk
-                    if len(body) > config.max_bytes:
-                        return _error(413, f"a submission is at most {config.max_bytes} bytes")
-        except TimeoutError:
-            return _error(408, f"the submission did not arrive within {BODY_SECONDS:.0f} s")
-        # The day's count and this submission's place in it are taken at once (a team's lock);
-        # the grade then runs beside the team's other submissions, counted while in flight.
+        # The day's count and this submission's place in it are taken at once (a team's lock),
+        # from the headers alone: a team at its limit is answered before its body is read.
+        # The grade then runs beside the team's other submissions, counted while in flight.
         async with service.team_lock(team):
             now = datetime.now(UTC)
             used = await anyio.to_thread.run_sync(service.used_today, team, now)
@@ -296,6 +315,9 @@ def create_app(service: Service) -> Starlette:
             service.in_flight[team] = service.in_flight.get(team, 0) + 1
         stored = False
         try:
+            body = await _body(request, config.max_bytes)
+            if isinstance(body, Response):  # too large, too slow or dropped: not counted
+                return body
             started = time.perf_counter()
             status, message, score, report, batch = await service.grade(bytes(body), split)
             pending = {
@@ -308,7 +330,7 @@ def create_app(service: Service) -> Starlette:
                 service.in_flight[team] -= 1
                 stored = True
             if not config.quiet:  # (no score: the log may travel further than the answers)
-                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {team} {split} {row['id']} {status} "
+                print(f"s8f-duck serve: {now:%Y-%m-%d %H:%M:%S}Z {printable(team)} {split} {row['id']} {status} "
                       f"({len(body)} bytes; graded in {time.perf_counter() - started:.2f} s, "
                       f"{batch} together)", file=sys.stderr, flush=True)  # fmt: skip
         finally:
