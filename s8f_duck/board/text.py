@@ -208,17 +208,13 @@ def _wrapped_title(section: str) -> str:
 
 
 def _clip(text: str, most: int) -> str:
-    """Cut before the end, keeping the end's few characters: names of one family differ
-    there (model-student-a, model-student-b)."""
-    if len(text) <= most:
-        return text
-    tail = max(1, min(6, (most - 1) // 3))
-    return text[: most - 1 - tail] + "…" + text[len(text) - tail :]
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
-    """Each name cut to `most` characters, or to as many more as keep different names
-    different (the column widens rather than show two runs under one name)."""
+    """Each name cut to `most` characters, or to the shortest prefix that keeps different
+    names different (model-student-a, model-student-b): the column widens rather than
+    show two runs under one name."""
     longest = max(map(len, names), default=0)
     while True:
         clips = {name: _clip(name, most) for name in names}
