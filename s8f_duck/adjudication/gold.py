@@ -30,7 +30,8 @@ from s8f_duck.safety.writers import write_text
 
 SEMANTIC_REPORT_SCHEMA = "s8f-duck-semantic-report/1"
 POLICIES = ("unanimous", "majority")
-PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256"}
+PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256",
+               "extends", "where"}  # (extends, where: packet --extend, --where)
 RECORD_KEYS = {"id", "split", "number", "title", "body"}
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from s8f_duck.pipeline.steps import (
+    LEADERBOARD_CLOCK_STEPS,
     LEADERBOARD_NO_SEMANTIC_STEPS,
     LEADERBOARD_RANK_STEPS,
     LEADERBOARD_SEMANTIC_STEPS,
@@ -91,6 +92,24 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> bool:
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
     return {"run_semantic", "run_semantic_results"} <= tables
+
+
+def _has_clock(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the runs database records the clock (runs/clock.py's tables)."""
+    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = 'runs' "
+                           "AND table_name IN ('record_dates', 'run_clock')").fetchone()  # fmt: skip
+    return found == 2
+
+
+def _clock(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The leaderboard's clock member: per run with a model cutoff, its primary score before
+    and after it; per run, its primary score by creation month."""
+    cutoffs = rows(con, "SELECT c.* EXCLUDE (run_index), l.name, l.group_id FROM clock_scores AS c "
+                        "JOIN leaderboard AS l USING (run_id) ORDER BY l.position")  # fmt: skip
+    months = rows(con, "SELECT m.group_id, m.run_id, l.name, m.month, m.records, m.primary_score FROM clock_months "
+                       "AS m JOIN leaderboard AS l USING (run_id) ORDER BY m.group_id, l.position, m.month")  # fmt: skip
+    return {"score": "the mean F1 of references, duplicate_targets and scope_contradictions, slices "
+                     "without gold left out", "cutoffs": cutoffs, "months": months}  # fmt: skip
 
 
 def _candidates(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> list[dict[str, Any]]:
@@ -191,9 +210,15 @@ def compute(request: Request) -> dict[str, Any]:
         con.execute("SET VARIABLE leaderboard_rank_by = ?", [rank_by])
         try:
             run_steps(con, LEADERBOARD_RANK_STEPS)
+            clock = _has_clock(con)
+            if clock:
+                run_steps(con, LEADERBOARD_CLOCK_STEPS)
         except duckdb.Error as exc:
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
-        return _document(con, request, pair, semantic, rank_by)
+        document = _document(con, request, pair, semantic, rank_by)
+        if clock:  # (a database written before the clock was recorded has no such member)
+            document["clock"] = _clock(con)
+        return document
     finally:
         con.close()
 

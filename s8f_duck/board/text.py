@@ -11,6 +11,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from s8f_duck.board import clock
+
 SLICES = ("state", "labels", "references", "duplicate_targets", "scope_contradictions", "all")
 RUN_NUMBERS = (
     "rank", "quality_pass", "graded_records", "exact_records", "false_positive_facts", "false_negative_facts",
@@ -82,6 +84,7 @@ def to_csv(board: dict[str, Any]) -> str:
         for metric in ("precision", "recall"):
             put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", metric, s[metric])
         put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", "f1", s["f1"], s["f1_low"], s["f1_high"])
+    clock.csv_rows(board, put, runs)
     if c := board["comparison"]:
         pair = {**runs[c["run_a"]], "name": f"{c['name_a']} - {c['name_b']}"}
         for d in c["differences"]:
@@ -353,6 +356,10 @@ def to_table(board: dict[str, Any]) -> str:
         sections.append(_aggregates_section(board))
     if board["semantic"]["scores"]:
         sections.append(_semantic_section(board))
+    if board.get("clock", {}).get("cutoffs"):
+        sections.append(clock.cutoff_section(board, _grid, _score, _signed))
+    if board.get("clock", {}).get("months"):
+        sections += clock.month_sections(board, _grid, _score, group_title)
     return "\n\n".join(_wrapped_title(section) for section in sections)
 
 

@@ -35,6 +35,18 @@ def packet(
     output: Annotated[Path, typer.Option(help="Where to write the packet (JSON).")],
     splits: Annotated[str, typer.Option(help="The splits to take records from, comma-separated.")] = "tune,test",
     min_body_bytes: Annotated[int, typer.Option(help="Leave out records whose body is shorter.")] = 0,
+    extend: Annotated[
+        Path | None,
+        typer.Option(help="An older packet (of this corpus, or of the older corpus this one refreshes): every record "
+                          "of it is kept, and records are added in its hash order until each split holds --records; "
+                          "its labels files count in agree and gold for the records they hold."),  # fmt: skip
+    ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(help="A SQL condition on the public corpus's columns (id, split, number, title, body, state, "
+                          "labels, created_at, updated_at, closed_at, url) choosing the records that may be added, "
+                          "e.g. \"state = 'OPEN'\" or \"list_contains(labels, 'bug')\"."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -54,7 +66,7 @@ def packet(
     progress = Progress.for_options("adjudicate packet", quiet=quiet, verbose=verbose)
     chosen = tuple(s.strip() for s in splits.split(","))
     digest, count = guarded("adjudicate packet", lambda: make_packet(
-        public, rubric, output, records, chosen, min_body_bytes, progress))  # fmt: skip
+        public, rubric, output, records, chosen, min_body_bytes, progress, extend, where))  # fmt: skip
     progress.done()
     say(quiet, f"wrote {count} records to {output}\npacket sha256 {digest}")
 

@@ -46,6 +46,12 @@ def freeze(
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
     input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    keep_splits: Annotated[
+        Path | None,
+        typer.Option(help="An older public corpus of the same repository: its records keep their splits; a new "
+                          "record joining their groups takes theirs, one joining groups of different splits is "
+                          "left out (the report's keep_splits counts and names them)."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -80,6 +86,7 @@ def freeze(
             min_records=min_records,
             progress=progress,
             input_format=input_format.value,
+            keep_splits=keep_splits,
         ),
     )
     progress.done()
@@ -116,6 +123,11 @@ def verify(
     ] = None,
     resolver: Annotated[Path | None, typer.Option(help="With --semantic: the resolver's labels, if any.")] = None,
     resolver_packet: Annotated[Path | None, typer.Option(help="With --resolver: the packet it labelled.")] = None,
+    keep_splits: Annotated[
+        Path | None,
+        typer.Option(help="The older public corpus the triple was frozen with (freeze --keep-splits): its splits "
+                          "are kept again in the re-derivation."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -146,12 +158,12 @@ def verify(
     def run() -> Verification:
         inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions,
                   "--semantic": semantic, "--semantic-report": semantic_report, "--packet": packet,
-                  "--resolver": resolver, "--resolver-packet": resolver_packet,
+                  "--resolver": resolver, "--resolver-packet": resolver_packet, "--keep-splits": keep_splits,
                   **{f"--labels {n + 1}": p for n, p in enumerate(labels or [])}}  # fmt: skip
         arguments.check(inputs)
         result = verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
-            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value,
+            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value, keep_splits=keep_splits,
         )  # fmt: skip
         if semantic is not None or semantic_report is not None:
             result.problems += _semantic_problems(public, answers, semantic, semantic_report, packet, labels or [],

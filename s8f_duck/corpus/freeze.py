@@ -13,6 +13,7 @@ from typing import Any
 import duckdb
 
 from s8f_duck.corpus import artifacts
+from s8f_duck.corpus.refresh import Older, kept_freeze_steps, read_older, report_member
 from s8f_duck.grading import grade
 from s8f_duck.pipeline.literals import required_literal
 from s8f_duck.pipeline.steps import (
@@ -85,15 +86,18 @@ def freeze(
     min_records: int = 50,
     progress: Progress | None = None,
     input_format: str = "auto",
+    keep_splits: Path | None = None,
 ) -> FreezeResult:
     """Freeze a dump; nothing appears at any output path unless every step succeeded.
-    input_format: auto (told from the content), gh or rest (input_forms.py)."""
+    input_format: auto (told from the content), gh or rest (input_forms.py). keep_splits:
+    an older public corpus whose records keep their splits (corpus/refresh.py)."""
     arguments.check(
-        {"RAW": raw_path, "--redactions": redactions_path},
+        {"RAW": raw_path, "--redactions": redactions_path, "--keep-splits": keep_splits},
         {"--public": public_path, "--answers": answers_path, "--report": report_path, "--db": db_path,
          "--parquet": parquet_path},
     )  # fmt: skip
     redactions = load_redactions(redactions_path)
+    older = read_older(keep_splits) if keep_splits is not None else None
     dropped: list[int] = []
 
     try:
@@ -106,7 +110,7 @@ def freeze(
 
             result = freeze_tables(
                 load, public_path, answers_path, report_path, db_path=db_path, parquet_path=parquet_path,
-                progress=progress, input_bytes=dump.issue_bytes,
+                progress=progress, input_bytes=dump.issue_bytes, older=older,
             )  # fmt: skip
     except LeakCheckFailed as exc:
         raise Verdict(f"{raw_path}: leak checks failed: {', '.join(exc.failed)}; nothing written") from None
@@ -151,13 +155,15 @@ def freeze_tables(
     progress: Progress | None = None,
     input_bytes: int | None = None,
     same_public_as: Path | None = None,
+    older: Older | None = None,
 ) -> FreezeResult:
     """Run the freeze pipeline on what `load` puts in the database (`raw_issues` and
     `redactions`; it returns the corpus source) and write the artifacts
     (all or nothing). input_bytes, the input's size, lets an input that fits be
     frozen in memory (steps.work_database). With same_public_as, the public corpus is
     compared with that file instead of being written (public_path is left empty), and
-    PublicDiffers is raised unless they are the same bytes."""
+    PublicDiffers is raised unless they are the same bytes. With older, its records keep
+    their splits and the report says so (corpus/refresh.py)."""
     progress = progress or Progress("freeze")
     outputs = artifacts.Outputs([public_path, answers_path, report_path, parquet_path], private=[answers_path, db_path])
     try:
@@ -167,18 +173,24 @@ def freeze_tables(
             with loading_into_file(con):
                 source = load(con)
             progress.step("derive the splits, facts and answers")
-            run_steps(con, FREEZE_STEPS)
+            if older is None:
+                run_steps(con, FREEZE_STEPS)
+            else:
+                kept_freeze_steps(con, older)
             if parquet_path is not None:
                 progress.step("write the Parquet file")
                 artifacts.write_parquet(con, outputs.temp_for(parquet_path))
             progress.step("write the public corpus and the answer bundle")
             public = _write_public_and_answers(con, source, temp_public, temp_answers, input_bytes, same_public_as)
-            leave_work_file(con, ["content_checks", "report_counts"])  # what LEAK_CHECK_STEPS and the report read
+            # what LEAK_CHECK_STEPS and the report read
+            leave_work_file(con, ["content_checks", "report_counts", *(["kept_splits_report"] if older else [])])
             progress.step("check for leaks")
             answers_sha256 = artifacts.bind_answers(temp_answers, public.corpus_sha256)
             public.oracle["corpus_sha256"] = public.corpus_sha256  # the grade's only use of the bundle's header
             _check_leaks(con, same_public_as or temp_public, answers_sha256, public)
             report = artifacts.report_document(con, public.corpus_sha256, answers_sha256, public.oracle)
+            if older is not None:  # after every member of the original's report
+                report["keep_splits"] = report_member(con)
             artifacts.write_text(temp_report, dumps(report))
         outputs.commit()  # while the work database is removed (scratch.remove_later)
     finally:
@@ -269,5 +281,13 @@ def summary(result: FreezeResult, map_note: str | None = None) -> str:
             f"public  sha256 {result.corpus_sha256}",
             f"answers sha256 {result.answers_sha256}",
             "leak checks: all true",
+            *([_kept_line(r["keep_splits"])] if "keep_splits" in r else []),
         ]
     )
+
+
+def _kept_line(kept: dict[str, Any]) -> str:
+    """The summary's line for --keep-splits."""
+    return (f"kept splits of {kept['older_corpus_sha256']}: {kept['older_records_kept']} older records kept, "
+            f"{kept['older_records_missing']} missing from the dump; {kept['new_records']} new records, "
+            f"{kept['new_records_left_out']} left out (they would join groups of different splits)")
