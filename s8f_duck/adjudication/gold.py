@@ -79,7 +79,13 @@ def read_inputs(
     names = [labels.adjudicator for labels in everyone]
     resolver = None
     if resolver_path is not None:
-        resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))
+        try:
+            resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))
+        except UnusableInput as exc:
+            if resolver_packet_path is None and "for another packet" in str(exc):  # the likeliest cause, named
+                raise UnusableInput(f"{exc}: if the resolver labelled the packet `agree --disagreements` wrote, "
+                                    "give that packet as --resolver-packet") from None  # fmt: skip
+            raise
         if resolver.adjudicator in names:
             raise UnusableInput(f"{resolver_path}: the resolver {resolver.adjudicator!r} is one of the adjudicators")
     elif resolver_packet_path is not None:
@@ -244,8 +250,25 @@ def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progr
             raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
         if given != expected.encode("utf-8"):
             problems.append(f"{path}: does not re-derive from the packet and labels files (sha256 "
-                            f"{file_sha256(path)}, re-derived {_sha256(expected)})")  # fmt: skip
+                            f"{file_sha256(path)}, re-derived {_sha256(expected)}){_labels_differ(report_path, inputs)}")  # fmt: skip
     return problems
+
+
+def _labels_differ(report_path: Path, inputs: GoldInputs) -> str:
+    """Which labels files the report names that were not given, or were given but it does
+    not name (by their digests): the usual reason a semantic bundle does not re-derive."""
+    try:
+        report = read_json_file(report_path)
+        named = [*report.get("adjudicators", []), *([report["resolver"]] if report.get("resolver") else [])]
+        named_digests = {who["labels_sha256"]: who.get("name") for who in named}
+    except (UnusableInput, AttributeError, TypeError, KeyError):
+        return ""
+    given = {file_sha256(labels.path): labels.path for labels in [*inputs.everyone, *filter(None, [inputs.resolver])]}
+    missing = [f"{name!r} (labels_sha256 {digest})" for digest, name in named_digests.items() if digest not in given]
+    extra = [str(path) for digest, path in given.items() if digest not in named_digests]
+    parts = ([f"the report names labels not given: {', '.join(missing)}"] if missing else []) + (
+        [f"labels given that the report does not name: {', '.join(extra)}"] if extra else [])
+    return f"; {'; '.join(parts)}" if parts else ""
 
 
 def report_settings(report_path: Path) -> tuple[str, int, int]:

@@ -23,7 +23,7 @@ from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
 from s8f_duck.adjudication.responses import BadResponse, read_completion
 from s8f_duck.reading.gojson import dumps
-from s8f_duck.safety import arguments
+from s8f_duck.safety import arguments, interrupts
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
@@ -78,7 +78,8 @@ def adjudicate_model(
                     journal.add(result)
             before = set(journal.results)
             asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet)
-            _ask_all(asking, journal, concurrency, progress)
+            with interrupts.on_stop(journal.stopped):
+                _ask_all(asking, journal, concurrency, progress)
         finally:
             journal.close()
             journal.remove_if_empty()

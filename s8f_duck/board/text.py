@@ -158,8 +158,9 @@ def _runs_section(board: dict[str, Any]) -> str:
     min_n = board["min_n"]
 
     def body(members: list[dict[str, Any]], width: int) -> list[list[Any]]:
+        names = _distinct_clips([r["name"] for r in members], width)
         return [
-            [r["rank_label"], _clip(r["name"], width), SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
+            [r["rank_label"], names[r["name"]], SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
              {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
              "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
              r["false_positive_facts"], r["false_negative_facts"],
@@ -211,6 +212,18 @@ def _wrapped_title(section: str) -> str:
 
 def _clip(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
+    """Each name cut to `most` characters, or to the shortest prefix that keeps different
+    names different (model-student-a, model-student-b): the column widens rather than
+    show two runs under one name."""
+    longest = max(map(len, names), default=0)
+    while True:
+        clips = {name: _clip(name, most) for name in names}
+        if len(set(clips.values())) == len(clips) or most >= longest:
+            return clips
+        most += 1
 
 
 def _slices_section(board: dict[str, Any], keys: tuple[str, ...], title: str) -> str:
@@ -319,7 +332,8 @@ def to_table(board: dict[str, Any]) -> str:
         return "\n\n".join(_wrapped_title(section) for section in sections)
     ranked, primary = board["ranked_by"], board["primary"]
     title = textwrap.fill(
-        f"Leaderboard of {len(board['runs'])} runs in {board['runs_database']}, ranked on {ranked['name']} "
+        f"Leaderboard of {len(board['runs'])} run{'s' * (len(board['runs']) != 1)} in {board['runs_database']}, "
+        f"ranked on {ranked['name']} "
         f"({ranked['key']}) within each corpus and split; runs the paired bootstrap does not separate share a rank "
         f"(1=). 95% bootstrap intervals over the graded records ({board['resamples']} resamples, seed "
         f"{board['seed']}), each with its n (gold facts or records); '*' or 'too few': n below {board['min_n']}, "

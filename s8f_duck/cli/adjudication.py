@@ -140,7 +140,7 @@ def agree(
     if disagreements is not None:
         count = guarded("adjudicate agree", lambda: write_disagreements(document, packet, disagreements))
         say(quiet, f"wrote the {count} records they disagree on to {disagreements}", to_stderr=True)
-    print(to_text(document, format.value))
+    say(quiet, to_text(document, format.value))
 
 
 @adjudicate.command()

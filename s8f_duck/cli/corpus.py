@@ -96,7 +96,7 @@ def freeze(
         ),
     )
     progress.done()
-    say(quiet, freezing.summary(result))
+    say(quiet, freezing.summary(result, freezing.default_map_note(source) if redactions is None else None))
 
 
 def verify(

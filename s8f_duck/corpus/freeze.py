@@ -107,7 +107,7 @@ def freeze(
 
             def load(con: duckdb.DuckDBPyConnection) -> str:
                 create_redactions(con, redactions_path, redactions)  # first: a bad map fails before the input is read
-                dropped.append(input_forms.load(con, dump, max(min_records, 1)))  # no records: refused as too few
+                dropped.append(input_forms.load(con, dump, min_records))  # no records: refused whatever min_records
                 return source
 
             result = freeze_tables(
@@ -295,7 +295,19 @@ def _check_leaks(con: duckdb.DuckDBPyConnection, public_bytes: Path, answers_sha
         raise LeakCheckFailed(failed)
 
 
-def summary(result: FreezeResult) -> str:
+S8F_REPOSITORY = "anthony-chaudhary/fak"  # the repository whose dump the default map was written for
+
+
+def default_map_note(source: str) -> str | None:
+    """What to tell whoever froze another repository's dump with the default map: which
+    map scrubbed it and how to choose another (None for S8f's own source)."""
+    if S8F_REPOSITORY in source:
+        return None
+    return (f"redaction map: S8f's own ({DEFAULT_REDACTIONS}: {', '.join(load_redactions(DEFAULT_REDACTIONS))}); "
+            "for another repository give --redactions MAP (a JSON array of RE2 patterns; [] scrubs nothing)")  # fmt: skip
+
+
+def summary(result: FreezeResult, map_note: str | None = None) -> str:
     """One line per headline figure, for the terminal."""
     r = result.report
     return "\n".join(
@@ -304,6 +316,7 @@ def summary(result: FreezeResult) -> str:
             f"open {r['open_records']} / closed {r['closed_records']}; reference edges {r['reference_edges']}, "
             f"duplicate edges {r['duplicate_edges']}, contradiction cues {r['scope_contradictions']}",
             f"scrubbed records {r['scrubbed_records']}, matches {r['scrubbed_matches']}",
+            *([map_note] if map_note else []),
             *([f"input: GitHub REST issue objects ({result.rest_container}); "
                f"pull requests dropped {result.pull_requests_dropped}"] if result.rest_container else []),
             f"public  sha256 {result.corpus_sha256}",

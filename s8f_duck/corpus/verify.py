@@ -36,6 +36,7 @@ from s8f_duck.corpus.refresh import left_out_given, read_older
 from s8f_duck.pipeline.steps import connect
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import check_public_strictly, load_bundle, load_public, read_json_file
+from s8f_duck.reading.schemas import swapped_hint
 from s8f_duck.safety.errors import UnusableInput, Verdict, not_a_file
 from s8f_duck.safety.progress import Progress
 
@@ -221,7 +222,9 @@ def verify(
     redactions = load_redactions(redactions_path)
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
-        raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
+        found = report.get("schema") if isinstance(report, dict) else None
+        raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}"
+                            f"{swapped_hint(found, REPORT_SCHEMA)}")  # fmt: skip
     given = dict(zip(NAMES, (public_path, answers_path, report_path)))
     if not answers_path.is_file():  # before the long re-derivation
         raise not_a_file(answers_path)

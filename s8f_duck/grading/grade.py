@@ -539,8 +539,9 @@ def table(report: dict[str, Any]) -> str:
 
 def batch_table(graded: list[Graded]) -> str:
     """A row per submission of a batch: its verdict and core counts, or why it was not graded."""
+    semantic = any(g.report is not None and "semantic" in g.report for g in graded)
     head = f"{'submission':<40}{'verdict':>9}{'exact':>13}{'FP':>8}{'FN':>8}{'agg':>5}{'cit':>5}"
-    lines = [head]
+    lines = [head + (f"{'semantic':>10}" if semantic else "")]
     for g in graded:
         name = str(g.submission)[-39:]
         if g.report is None:
@@ -550,5 +551,14 @@ def batch_table(graded: list[Graded]) -> str:
         verdict = "PASS" if r["quality_pass"] else "FAIL"
         exact = f"{r['exact_records']}/{graded_records(r)}"
         lines.append(f"{name:<40}{verdict:>9}{exact:>13}{r['false_positive_facts']:>8}{r['false_negative_facts']:>8}"
-                     f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}")  # fmt: skip
+                     f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}{_semantic_cell(r) if semantic else ''}")  # fmt: skip
+    if semantic:
+        lines += ["", "semantic: the share of the adjudicated fields answered right, over every graded record "
+                      "(each field's figures: --format json or jsonl, or grade one submission)"]  # fmt: skip
     return printable_lines("\n".join(lines))
+
+
+def _semantic_cell(report: dict[str, Any]) -> str:
+    from s8f_duck.grading import semantic
+
+    return f"{semantic.overall_accuracy(report['semantic']):>10.4f}" if "semantic" in report else f"{'-':>10}"

@@ -184,6 +184,9 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     """A line per field: accuracy with its interval beside the adjudicators' ceiling."""
     lines = []
     for f in report["fields"]:
+        if not f["records"]:  # no adjudicated gold on this split: nothing to grade, no figure to show
+            lines.append(f"semantic {f['field']}: not graded (no {report['graded_split']} record has adjudicated gold)")
+            continue
         ceiling = "-" if f["ceiling_raw_agreement"] is None else f"{f['ceiling_raw_agreement']:.3f}"
         lines.append(f"semantic {f['field']}: accuracy {_interval(f, 'accuracy')} over {f['records']} "
                      f"{report['graded_split']} records (adjudicators agree {ceiling}), macro-F1 "

@@ -324,7 +324,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     if outcome not in ("graded", "unusable_submission"):  # what the candidate last said, if anything
         said = last_stderr_line(run_dir / "stderr.txt")
         if said is not None:
-            message = f"{message}; its last line on stderr: {said}"
+            message = f"{message}; its last line on stderr: {said}{_host_path_hint(request.command, said, read_only)}"
     progress.step("grade the submission")
     con = connect()
     report = None
@@ -627,6 +627,19 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
 
 def _clip(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _host_path_hint(command: list[str], said: str, mounted: list[Path]) -> str:
+    """Why a command naming a path of this machine finds nothing in the sandbox, which
+    sees only its own directories and the mounts asked for."""
+    if "not found" not in said and "No such file" not in said:
+        return ""
+    for arg in command:
+        path = Path(arg)
+        if path.is_absolute() and path.exists() and not any(path.is_relative_to(m) for m in mounted):
+            return (f" ({arg} is a path on this machine, which the sandbox does not see: give the candidate's "
+                    "directory as --candidate-dir DIR, seen at /candidate, or mount a path with --ro PATH)")
+    return ""
 
 
 def last_stderr_line(path: Path, most: int = 200) -> str | None:
