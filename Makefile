@@ -86,13 +86,15 @@ sandbox:
 	    || echo "warning: apt-get install bubblewrap failed; s8f-duck run as root may find no sandbox"; \
 	fi
 
+# build: its own record ($(MADE_FROM)) refuses another dump, so freeze may replace (--force)
+# what it froze from the same path before.
 build: install
 	@if [ -n '$(RECORDED_RAW)' ] && [ '$(RECORDED_RAW)' != '$(abspath $(RAW))' ]; then \
 	  echo "make: $(OUT) holds the corpus frozen from $(RECORDED_RAW), not from $(RAW);" >&2; \
 	  echo "      give another OUT=..., or remove $(OUT) to freeze $(RAW) there" >&2; exit 2; fi
 	@mkdir -p $(OUT)
 	@echo "make: freezing $(RAW) into $(OUT)"
-	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb --parquet $(OUT)/public.parquet $(FREEZE_OUT)
+	$(BIN)/s8f-duck freeze $(RAW) --source '$(SOURCE)' --db $(OUT)/corpus.duckdb --parquet $(OUT)/public.parquet $(FREEZE_OUT) --force
 	@printf '%s\n%s\n' '$(abspath $(RAW))' '$(SOURCE)' > $(MADE_FROM)
 
 # The targets below that read $(OUT) build it when it is missing, and re-freeze it when

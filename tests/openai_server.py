@@ -16,7 +16,9 @@ gives each field its first label, quoting the title's first word. Faults: `bad_o
 rubric, "quote" a quote not in the text), `status` (request number, from 1 -> 429 with a
 50 ms retry-after, or 500, 503...), `hang_after` (after that many answers, hold each new
 request `hang_seconds`, then answer 503: to kill a client mid-run; set it to None and the
-requests that come next are answered, the ones held stay unanswered). `position_bias`
+requests that come next are answered, the ones held stay unanswered), `only_key` (answer
+only the requests bearing that API key, holding the others: a killed client's request that
+reaches the server late is never answered, whenever it comes). `position_bias`
 (record ids): answer every record by the labels alone, whatever its text: those records
 with each field's label listed first in the request's schema (so reversing the labels
 changes the answer), the others with the label first in alphabetical order (so it does not).
@@ -117,6 +119,7 @@ class OpenAIServer:
     status: dict[int, int] = field(default_factory=dict)
     hang_after: int | None = None
     hang_seconds: float = 60.0
+    only_key: str | None = None  # answer only requests bearing this API key; hold the others as hang_after does
     position_bias: set[str] | None = None
     url: str = ""  # the API's base URL, …/v1
     requests: list[dict[str, Any]] = field(default_factory=list)  # every request, in the order they came
@@ -141,7 +144,8 @@ class OpenAIServer:
             code = self.status[number]
             headers = {"retry-after-ms": "50", "retry-after": "1"} if code == 429 else {}
             return JSONResponse({"error": {"message": f"status {code} on request {number}"}}, code, headers)
-        if self.hang_after is not None and len(self.answered) >= self.hang_after:
+        foreign = self.only_key is not None and seen["headers"].get("authorization") != f"Bearer {self.only_key}"
+        if foreign or (self.hang_after is not None and len(self.answered) >= self.hang_after):
             seen["hung"] = True  # never answered: held, then a 503 (at once when the server stops)
             held = 0.0
             while held < self.hang_seconds and not self.closing:

@@ -68,9 +68,10 @@ def outputs(out: Path, *extra: str) -> dict[str, Path]:
 
 def freeze_args(raw: Path, out: Path, source: str, *extra: str) -> list[str | Path]:
     """`freeze RAW ...` writing into out (public.json, answers.json, report.json, and
-    corpus.duckdb, public.parquet when named in extra)."""
+    corpus.duckdb, public.parquet when named in extra). With --force: these tests replace
+    outputs of another source on purpose (test_made_from.py tests the refusal)."""
     paths = outputs(out, *extra)
-    args: list[str | Path] = ["freeze", raw, "--source", source, "-q"]
+    args: list[str | Path] = ["freeze", raw, "--source", source, "-q", "--force"]
     for name, path in paths.items():
         args += [f"--{name}", path]
     return args

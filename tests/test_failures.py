@@ -81,7 +81,7 @@ def test_an_empty_dump_with_no_minimum_is_refused(tmp_path: Path) -> None:
     raw.write_text("[]")
     result = cli(*freeze_args(raw, tmp_path, "t"), "--min-records", "0", tmpdir=tmp_path)
     assert result.returncode == 2, result.stderr
-    assert one_line(result.stderr).startswith(f"s8f-duck freeze: error: {raw}: 0 records, fewer than the minimum of 1")
+    assert one_line(result.stderr).startswith(f"s8f-duck freeze: error: {raw}: no issue records to freeze")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.json"]
 
 

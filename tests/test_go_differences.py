@@ -155,3 +155,82 @@ def test_a_gh_record_with_rest_named_keys_freezes_as_without_them(tmp_path: Path
     got = frozen(tmp_path / "extra", extra)
     for name in ("public", "answers"):
         assert got[name].read_bytes() == expected[name].read_bytes()
+
+
+# 6. Keys with ı (U+0131) or İ (U+0130): Go 1.26 folds a key rune to the smallest of its
+# unicode.SimpleFold orbit (ſ -> S, Kelvin -> K), and the orbits of ı and İ hold nothing
+# else, so they match no field: `tıtle` is no title, and `TİTLE` beside `title` no repeat.
+DOTLESS_I, DOTTED_I = "\u0131", "\u0130"
+
+
+def test_a_key_with_a_dotless_i_is_no_field_and_the_record_is_refused(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.json"
+    raw.write_text(with_first_record(dump(), '"title": "Issue 1"', f'"t{DOTLESS_I}tle": "Issue 1"'), encoding="utf-8")
+    result, out = freeze(tmp_path, raw)
+    assert result.returncode == 2, result.stderr
+    assert "record 0" in result.stderr and "field 'title'" in result.stderr, result.stderr
+    assert not out["public"].exists()
+
+
+def test_a_key_with_a_dotted_capital_i_beside_its_field_is_ignored(tmp_path: Path) -> None:
+    (tmp_path / "plain").mkdir()
+    expected = frozen(tmp_path / "plain", dump())
+    raw = tmp_path / "raw.json"
+    raw.write_text(with_first_record(dump(), '"title": "Issue 1"', f'"title": "Issue 1", "T{DOTTED_I}TLE": "x"'),
+                   encoding="utf-8")  # fmt: skip
+    result, out = freeze(tmp_path, raw)
+    assert result.returncode == 0, result.stderr
+    for name in ("public", "answers"):  # the original's bytes: as if the key were not there
+        assert out[name].read_bytes() == expected[name].read_bytes()
+
+
+def grade_json(tmp_path: Path, answers: Path, name: str, text: str) -> tuple[int, str]:
+    submission = tmp_path / f"{name}.json"
+    submission.write_text(text, encoding="utf-8")
+    result = run_cli("grade", "--answers", answers, "--submission", submission, "--format", "json")
+    assert result.returncode in (0, 1), result.stderr
+    return result.returncode, result.stdout
+
+
+def test_an_answer_keyed_with_a_dotless_i_has_no_id(tmp_path: Path) -> None:
+    records = dump(body="see #2")
+    out = frozen(tmp_path, records)
+    text = submission_text(out["answers"])
+    first = '{"id": "issue-1", '
+    assert first in text
+    plain = grade_json(tmp_path, out["answers"], "plain", text)
+    no_id = grade_json(tmp_path, out["answers"], "no_id", text.replace(first, "{", 1))
+    dotless = grade_json(tmp_path, out["answers"], "dotless", text.replace(first, f'{{"{DOTLESS_I}d": "issue-1", ', 1))
+    beside = grade_json(tmp_path, out["answers"], "beside", text.replace(first, f'{first}"{DOTLESS_I}d": "x", ', 1))
+    # the original: "ıd" is ignored, so the answer has no id (a citation error and the
+    # record's two facts missed), and "ıd" beside "id" is no repeat (graded as without it)
+    assert dotless == no_id and no_id[0] == 1
+    grade = json.loads(no_id[1])
+    assert (grade["citation_errors"], grade["false_negative_facts"]) == (1, 2)
+    assert beside == plain and plain[0] == 0
+
+
+# 7. A timestamp written with a JSON escape: Go's time.Time.UnmarshalJSON parses the bytes
+# between the quotes unescaped, so the original refuses the dump; an escape elsewhere is fine.
+@pytest.mark.parametrize("key", ["createdAt", "updatedAt", "closedAt", "createdat"])
+def test_a_timestamp_written_with_an_escape_is_refused(tmp_path: Path, key: str) -> None:
+    records = dump()
+    records[0]["closedAt"] = "2026-07-16T18:11:00Z"
+    text = json.dumps(records)
+    field = {"createdat": "createdAt"}.get(key, key)
+    old = f'"{field}": "{records[0][field]}"'
+    new = f'"{key}": "{records[0][field][:-1]}\\u005a"'
+    assert old in text
+    raw = tmp_path / "raw.json"
+    raw.write_text(text.replace(old, new, 1), encoding="utf-8")
+    result, out = freeze(tmp_path, raw)
+    assert result.returncode == 2, result.stderr
+    assert f"record 0, field '{field}': not an RFC 3339 timestamp" in result.stderr, result.stderr
+    assert "\\u005a" in result.stderr and not out["public"].exists()
+
+
+def test_an_escape_in_a_body_beside_timestamps_freezes(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.json"
+    raw.write_text(with_first_record(dump(), '"body": ""', '"body": "\\u005a"'), encoding="utf-8")
+    result, out = freeze(tmp_path, raw)
+    assert result.returncode == 0, result.stderr

@@ -173,3 +173,51 @@ def test_bad_input_is_refused_and_nothing_written(tmp_path: Path, case: str) -> 
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "label.html").exists()
     assert (packet.read_bytes() if packet.exists() else None) == before
+
+
+@needs_s8f
+def test_work_is_kept_per_name_and_the_export_says_what_is_left(browser: Any, packet: Path, tmp_path: Path) -> None:
+    """A second person in the same browser starts with their own, empty, work; the first
+    finds theirs again; R twice starts afresh; the export says how many records are left."""
+    page = written_page(packet, tmp_path)
+    document = json.loads(packet.read_text(encoding="utf-8"))
+    rubric, total = document["rubric"], len(document["records"])
+    choices = [{"id": r["id"], "digits": {f["name"]: 1 for f in rubric}} for r in document["records"][:2]]
+    tab, seen = open_page(browser, page)
+    status = tab.locator("#status")
+    tab.keyboard.press("1")  # no name yet: nothing is labelled, the name is asked for
+    assert "type your name first" in status.text_content() and tab.locator("#progress").text_content().startswith("0 ")
+    tab.keyboard.press("Escape")
+    tab.locator("body").click(position={"x": 5, "y": 5})
+
+    def name(who: str) -> None:
+        tab.keyboard.press("a")
+        tab.keyboard.press("Control+a")
+        tab.keyboard.type(who)
+        tab.keyboard.press("Enter")
+
+    name("alice")
+    label_with_the_keyboard(tab, choices, rubric)
+    assert tab.locator("#progress").text_content() == f"2 of {total} records complete"
+    with tab.expect_download():
+        tab.keyboard.press("d")
+    said = status.text_content()
+    assert f"exported {2 * len(rubric)} labels of 2 of {total} records; {total - 2} records are not complete yet" in said
+
+    tab.keyboard.press("k")  # back to the first record
+    name("bob")  # the same browser, another person: their own work, empty
+    assert tab.locator("#progress").text_content() == f"0 of {total} records complete"
+    assert "labelling as bob" in status.text_content()
+    tab.reload(wait_until="load")  # opens with the last name used here, and says whose work it is
+    assert tab.locator("#name").input_value() == "bob" and "someone else? press a" in status.text_content()
+    name("alice")  # alice's work is still hers
+    assert tab.locator("#progress").text_content() == f"2 of {total} records complete"
+    tab.keyboard.press("R")
+    assert "press R again to forget alice's labels" in status.text_content()
+    tab.keyboard.press("R")
+    assert tab.locator("#progress").text_content() == f"0 of {total} records complete"
+    tab.reload(wait_until="load")
+    assert tab.locator("#name").input_value() == "alice"
+    assert tab.locator("#progress").text_content() == f"0 of {total} records complete"
+    assert seen["errors"] == [] and seen["dialogs"] == []
+    tab.context.close()

@@ -16,6 +16,10 @@ ALL_STEPS = sorted(
         *steps.FREEZE_STEPS, *steps.BESIDE_PUBLIC_STEPS, *steps.LEAK_CHECK_STEPS, *steps.GRADE_STEPS, *steps.BASELINE_STEPS,
         *steps.LEADERBOARD_STEPS, *steps.PACKET_STEPS, *steps.AGREEMENT_STEPS, *steps.GOLD_STEPS,
         *steps.SEMANTIC_LEAK_CHECK_STEPS, *steps.SEMANTIC_GRADE_STEPS, *steps.LEADERBOARD_SEMANTIC_STEPS,
+        *steps.WINDOW_DATE_STEPS, *steps.WINDOW_STEPS, *steps.WINDOW_SEMANTIC_STEPS, *steps.OLDER_SPLITS_STEPS,
+        *steps.KEPT_FREEZE_STEPS,
+        *steps.LEFT_OUT_STEPS, *steps.KEPT_REPORT_STEPS,
+        *steps.LEADERBOARD_CLOCK_STEPS, *steps.GROWN_PACKET_STEPS, *steps.GROWN_PACKET_RECORD_STEPS,
         *steps.LEADERBOARD_RANK_STEPS, *steps.SERVICE_SEMANTIC_STEPS, *steps.LEADERBOARD_GOLD_STEPS,
         *load.RAW_STEPS, *load.PUBLIC_STEPS, *load.BUNDLE_STEPS, *load.SUBMISSION_STEPS, *rest_dumps.REST_STEPS,
         "raw/raw_fields", "raw/decoded/raw_fields", "public/public_document", "public/public_decoding",
@@ -27,7 +31,8 @@ ALL_STEPS = sorted(
 # Steps that append to a table of the attached runs database: they create it when missing,
 # then insert the run's rows.
 APPENDING_STEPS = steps.RUN_RECORD_STEPS
-APPENDING_SCHEMAS = {**dict.fromkeys(steps.RUN_RECORD_STEPS, "runs"), **dict.fromkeys(steps.SERVICE_STEPS, "service")}
+APPENDING_SCHEMAS = {**dict.fromkeys(steps.RUN_RECORD_STEPS, "runs"), **dict.fromkeys(steps.SERVICE_STEPS, "service"),
+                     **dict.fromkeys(steps.CLOCK_RECORD_STEPS, "runs")}
 
 
 @pytest.mark.parametrize("path", steps.all_sql_files(), ids=lambda p: str(p.relative_to(steps.SQL_DIR)))
@@ -86,6 +91,7 @@ def test_every_sql_file_is_run_by_some_command() -> None:
         for step in (
             *ALL_STEPS, *APPENDING_SCHEMAS, *steps.UNGRADED_STEPS, *steps.NO_SEMANTIC_STEPS, *steps.SERVICE_LEADERBOARD_STEPS,
             *steps.MACRO_STEPS, *steps.LEADERBOARD_NO_SEMANTIC_STEPS, *steps.LEADERBOARD_NO_GOLD_STEPS,
+            *steps.RUNS_MIGRATION_STEPS, *steps.NO_MISSED_FACTS_STEPS, *steps.SERVICE_BINDING_STEPS,
         )
     }
     assert set(steps.all_sql_files()) <= used

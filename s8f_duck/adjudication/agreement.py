@@ -135,7 +135,7 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
     data = [[printable(v) if isinstance(v, str) else v for v in (row[n] for n in names)] for row in document["figures"]]
     if fmt == "csv":
         return csv_text(names, data)
-    header = ["adjudicator", "kind", *document["adjudicators"][0]["labelled"]]
+    header = ["adjudicator", "person or model", *(f"{field} labelled" for field in document["adjudicators"][0]["labelled"])]
     who = [[printable(a["name"]), a["kind"], *map(str, a["labelled"].values())] for a in document["adjudicators"]]
     cells = [names, *[["" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v) for v in row]
                       for row in data]]  # fmt: skip
@@ -143,8 +143,11 @@ def to_text(document: dict[str, Any], fmt: str) -> str:
                  *[[c["field"], printable(f"{c['a']} ~ {c['b']}"), printable(c["label_a"]), printable(c["label_b"]),
                     str(c["records"])]
                    for c in document["confusion"]]]  # fmt: skip
-    disagreed = f"records they disagree on: {len(document['disagreements'])}"
-    parts = [aligned([header, *who]), aligned(cells), aligned(confusion), disagreed]
+    disagreed = (f"records they disagree on: {len(document['disagreements'])} "
+                 "(--disagreements FILE writes them as a packet; --format json lists them)")
+    explained = ("low, high: the 95% bootstrap interval of the value over the records; resamples: of the "
+                 "--resamples draws of the records, those where the statistic is defined")
+    parts = [aligned([header, *who]), aligned(cells) + "\n" + explained, aligned(confusion), disagreed]
     if document["probe"]:
         parts.append("\n".join(probe_lines(document["probe"])))
     if document["judges"]:

@@ -23,6 +23,7 @@ from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import load_public, read_json_file
 from s8f_duck.reading.scan import file_contains, file_sha256
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, SEMANTIC_SCHEMA
+from s8f_duck.safety import replacing
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput, Verdict
 from s8f_duck.safety.printable import printable
@@ -31,7 +32,8 @@ from s8f_duck.safety.writers import write_text
 
 SEMANTIC_REPORT_SCHEMA = "s8f-duck-semantic-report/1"
 POLICIES = ("unanimous", "majority")
-PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256"}
+PACKET_KEYS = {"schema", "corpus_sha256", "rubric_sha256", "rubric", "records", "from_packet_sha256",
+               "extends", "where"}  # (extends, where: packet --extend, --where)
 RECORD_KEYS = {"id", "split", "number", "title", "body"}
 
 
@@ -105,7 +107,13 @@ def read_inputs(
     names = [labels.adjudicator for labels in everyone]
     resolver = None
     if resolver_path is not None:
-        resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))
+        try:
+            resolver = read_labels(resolver_path, _resolver_packet(packet, resolver_packet_path))
+        except UnusableInput as exc:
+            if resolver_packet_path is None and "for another packet" in str(exc):  # the likeliest cause, named
+                raise UnusableInput(f"{exc}: if the resolver labelled the packet `agree --disagreements` wrote, "
+                                    "give that packet as --resolver-packet") from None  # fmt: skip
+            raise
         if resolver.adjudicator in names:
             raise UnusableInput(f"{resolver_path}: the resolver {resolver.adjudicator!r} is one of the adjudicators")
     elif resolver_packet_path is not None:
@@ -229,22 +237,60 @@ def _sha256(text: str) -> str:
 
 
 def make_gold(
-    inputs: GoldInputs, output: Path, report_path: Path, progress: Progress, allow_weak: bool = False
+    inputs: GoldInputs, output: Path, report_path: Path, progress: Progress, allow_weak: bool = False, *,
+    force: bool = False,
 ) -> dict[str, Any]:
     """Write the semantic bundle (private) and its report, both or neither; the report. A
-    weak gold (gold_gates.sql) is refused (WeakGold) unless allow_weak."""
+    weak gold (gold_gates.sql) is refused (WeakGold) unless allow_weak; a bundle or report
+    made from other inputs (the gates among them) is replaced only with force."""
     semantic, report_text, report = derive(inputs, progress)
     if report["weaknesses"] and not allow_weak:
         raise WeakGold(report["weaknesses"])
     outputs = Outputs([output, report_path], private=[output])
     try:
         progress.step("write the semantic bundle and its report")
-        write_text(outputs.temp_for(output, private=True), semantic)
-        write_text(outputs.temp_for(report_path), report_text)
+        temps = [(output, outputs.temp_for(output, private=True)), (report_path, outputs.temp_for(report_path))]
+        write_text(temps[0][1], semantic)
+        write_text(temps[1][1], report_text)
+        if not force:
+            replacing.refuse_others(temps, f"these inputs ({_inputs_named(report)})", _gold_made_from)
         outputs.commit()
     finally:
         outputs.discard()
     return report
+
+
+def _inputs_named(report: dict[str, Any]) -> str:
+    """The inputs of a semantic bundle, as its report records them."""
+    adjudicators = report.get("adjudicators") or []
+    people = ", ".join(f"{a.get('name')} ({str(a.get('labels_sha256'))[:12]})" for a in adjudicators)
+    resolver = report.get("resolver")
+    return (f"packet {report.get('packet_sha256')}, labels of {people or 'no one'}"
+            + (f", resolver {resolver.get('name')}" if isinstance(resolver, dict) else "")
+            + f", policy {report.get('policy')}" + _gates_named(report))  # fmt: skip
+
+
+def _gates_named(report: dict[str, Any]) -> str:
+    """The gates a report was made with, and whether its gold was written weak (--allow-weak)."""
+    gates = report.get("gates")
+    if not isinstance(gates, dict):
+        return ""
+    weak = ", written weak (--allow-weak)" if report.get("weaknesses") else ""
+    return f", gates --min-alpha {gates.get('min_alpha')} --min-records {gates.get('min_records')}{weak}"
+
+
+def _gold_made_from(path: Path) -> str:
+    """What made an existing semantic bundle or report: its report's inputs (the bundle's
+    own header names its packet and policy)."""
+    head = replacing.head_fields(path)
+    if head.get("schema") == SEMANTIC_REPORT_SCHEMA:
+        try:
+            return _inputs_named(read_json_file(path))
+        except UnusableInput:
+            pass
+    if head.get("schema") == SEMANTIC_SCHEMA and "packet_sha256" in head:
+        return f"packet {head['packet_sha256']} with other labels or settings (see its report)"
+    return "something else (not a semantic bundle or report of these inputs)"
 
 
 def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progress: Progress) -> list[str]:
@@ -259,7 +305,7 @@ def verify_semantic(semantic: Path, report_path: Path, inputs: GoldInputs, progr
             raise UnusableInput(f"{path}: cannot read: {exc.strerror or exc}") from None
         if given != expected.encode("utf-8"):
             problems.append(f"{path}: does not re-derive from the packet and labels files (sha256 "
-                            f"{file_sha256(path)}, re-derived {_sha256(expected)})")  # fmt: skip
+                            f"{file_sha256(path)}, re-derived {_sha256(expected)}){_labels_differ(report_path, inputs)}")  # fmt: skip
     return problems
 
 
@@ -270,6 +316,23 @@ def report_gates(report_path: Path) -> dict[str, Any]:
             and type(gates.get("min_records")) is int):  # fmt: skip
         raise UnusableInput(f"{report_path}: not a semantic report with its gates (min_alpha, min_records)")
     return {"min_alpha": float(gates["min_alpha"]), "min_records": gates["min_records"]}
+
+
+def _labels_differ(report_path: Path, inputs: GoldInputs) -> str:
+    """Which labels files the report names that were not given, or were given but it does
+    not name (by their digests): the usual reason a semantic bundle does not re-derive."""
+    try:
+        report = read_json_file(report_path)
+        named = [*report.get("adjudicators", []), *([report["resolver"]] if report.get("resolver") else [])]
+        named_digests = {who["labels_sha256"]: who.get("name") for who in named}
+    except (UnusableInput, AttributeError, TypeError, KeyError):
+        return ""
+    given = {file_sha256(labels.path): labels.path for labels in [*inputs.everyone, *filter(None, [inputs.resolver])]}
+    missing = [f"{name!r} (labels_sha256 {digest})" for digest, name in named_digests.items() if digest not in given]
+    extra = [str(path) for digest, path in given.items() if digest not in named_digests]
+    parts = ([f"the report names labels not given: {', '.join(missing)}"] if missing else []) + (
+        [f"labels given that the report does not name: {', '.join(extra)}"] if extra else [])
+    return f"; {'; '.join(parts)}" if parts else ""
 
 
 def report_settings(report_path: Path) -> tuple[str, int, int]:

@@ -36,6 +36,15 @@ class Journal:
         if not self.results:
             self.path.unlink(missing_ok=True)
 
+    def stopped(self) -> str:
+        """For a stopped run (Ctrl-C, a kill signal): a journal of no record is removed; what
+        is kept, and that the same command goes on from it."""
+        self.remove_if_empty()
+        done = len(self.results)
+        if not done:
+            return "no record was done"
+        return f"the {done} records done are kept in {self.path}: the same command again asks only for the rest"
+
     def add(self, result: dict[str, Any]) -> None:
         """One finished record, on disk before the next is taken."""
         self._file.write(json.dumps(result, ensure_ascii=False).encode("utf-8") + b"\n")

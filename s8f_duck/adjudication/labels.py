@@ -40,7 +40,7 @@ def read_labels(path: Path, packet: Packet) -> Labels:
     document = read_json_once(path)
     if not isinstance(document, dict) or document.get("schema") != LABELS_SCHEMA:
         raise UnusableInput(f"{path}: not a labels file: expected an object with schema {LABELS_SCHEMA!r}")
-    if document.get("packet_sha256") != packet.sha256:
+    if document.get("packet_sha256") not in (packet.sha256, *packet.older_sha256s):  # an older packet's count
         given = document.get("packet_sha256")
         raise UnusableInput(f"{path}: these labels are for another packet than {packet.path} "
                             f"(packet_sha256 {given!r}, the packet's {packet.sha256})")  # fmt: skip

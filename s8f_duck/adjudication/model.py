@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from s8f_duck.adjudication import probe as probing
+from s8f_duck.adjudication import resume
 from s8f_duck.adjudication.agreement import probe_changes
 from s8f_duck.adjudication.journal import Journal
 from s8f_duck.adjudication.labels import LABELS_SCHEMA, read_labels
@@ -24,7 +25,7 @@ from s8f_duck.adjudication.packet import Packet, read_packet
 from s8f_duck.adjudication.prompt import ASK_AGAIN, BadAnswer, Prompt, check_answer, prompt_for
 from s8f_duck.adjudication.responses import BadResponse, read_completion
 from s8f_duck.reading.gojson import dumps
-from s8f_duck.safety import arguments
+from s8f_duck.safety import arguments, interrupts
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
@@ -48,10 +49,14 @@ class Asking:
 def adjudicate_model(
     packet_path: Path, output: Path, endpoint: str, model: str, *, name: str | None = None,
     api_key_env: str | None = None, concurrency: int = 4, max_retries: int = 4, timeout: float = 120.0,
-    progress: Progress | None = None, probe_order: bool = False,
+    progress: Progress | None = None, probe_order: bool = False, force: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
-    """Write the labels file; return its totals (and with probe_order, the probe's
-    share of changed answers per field)."""
+    """Write the labels file; return its totals, with `sent` (the requests this command
+    sent), `asked` (its records) and `complete` (the file held every record already: nothing
+    asked, nothing written), and with probe_order the probe's share of changed answers per
+    field. A labels file of the same inputs at output is resumed (with probe_order, one made
+    with the same probe: its records keep their probe answers), one of other inputs refused
+    unless force (resume.py)."""
     progress = progress or Progress("adjudicate model")
     journal_path = Path(f"{output}.journal")
     arguments.check({"PACKET": packet_path}, {"--output": output, "the journal": journal_path})
@@ -66,17 +71,28 @@ def adjudicate_model(
     probe = probing.reversed_prompt(packet.rubric) if probe_order else None
     if probe is not None:  # a journal without the probe's answers is not resumed with it
         binding["probe_prompt_sha256"] = probe.sha256
+    adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
+                   "prompt_sha256": prompt.sha256}  # fmt: skip
     outputs = Outputs([output])  # its directory locked: one run at a time appends to the journal
     try:
-        journal = Journal.open(journal_path, binding, {r["id"] for r in packet.records})
+        ids = [r["id"] for r in packet.records]
+        probe_sha256 = probe.sha256 if probe is not None else None
+        previous = {} if force else resume.done_records(output, packet.sha256, adjudicator, ids, probe_sha256)
+        if len(previous) == len(ids):  # complete: nothing to ask, the file stays as it is
+            return {**_document(packet, adjudicator, previous)["totals"], "sent": 0, "asked": 0, "complete": True,
+                    **_probe_changes(probe, packet, output)}  # fmt: skip
+        journal = Journal.open(journal_path, binding, set(ids))
         try:
+            for result in previous.values():  # a partial file's records count as journaled
+                if result["id"] not in journal.results:
+                    journal.add(result)
+            before = set(journal.results)
             asking = Asking(_client(endpoint, key, max_retries, timeout), endpoint, model, prompt, packet, probe=probe)
-            _ask_all(asking, journal, concurrency, progress)
+            with interrupts.on_stop(journal.stopped):
+                _ask_all(asking, journal, concurrency, progress)
         finally:
             journal.close()
             journal.remove_if_empty()
-        adjudicator = {"name": who, "kind": "model", "model": model, "endpoint": endpoint,
-                       "prompt_sha256": prompt.sha256}  # fmt: skip
         document = _document(packet, adjudicator, journal.results)
         if probe is not None:
             document["probe"] = probing.probe_document(probe, [journal.results[r["id"]] for r in packet.records])
@@ -85,9 +101,17 @@ def adjudicate_model(
         journal_path.unlink()
     finally:
         outputs.discard()
-    if probe is not None:
-        return {**document["totals"], "probe": probe_changes(packet, [read_labels(output, packet)])}
-    return document["totals"]
+    sent = sum(len(r["requests"]) for i, r in journal.results.items() if i not in before)
+    return {**document["totals"], "sent": sent, "asked": len(ids) - len(before), "complete": False,
+            **_probe_changes(probe, packet, output)}
+
+
+def _probe_changes(probe: Prompt | None, packet: Packet, output: Path) -> dict[str, Any]:
+    """With --probe-order, the probe's share of changed answers per field, read back from
+    the labels file (every record's, those asked before included)."""
+    if probe is None:
+        return {}
+    return {"probe": probe_changes(packet, [read_labels(output, packet)])}
 
 
 def _check_options(endpoint: str, model: str, concurrency: int, max_retries: int, timeout: float) -> None:

@@ -16,12 +16,14 @@ from typing import Any
 import duckdb
 
 from s8f_duck.pipeline.steps import (
+    LEADERBOARD_CLOCK_STEPS,
     LEADERBOARD_GOLD_STEPS,
     LEADERBOARD_NO_GOLD_STEPS,
     LEADERBOARD_NO_SEMANTIC_STEPS,
     LEADERBOARD_RANK_STEPS,
     LEADERBOARD_SEMANTIC_STEPS,
     LEADERBOARD_STEPS,
+    NO_MISSED_FACTS_STEPS,
     connect,
     rows,
     run_steps,
@@ -53,6 +55,7 @@ class Request:
     compare: tuple[str, str] | None = None
     rank_by: str = PRIMARY
     min_n: int = 10
+    latest: bool = False  # only the newest run of each name
 
 
 def score_name(key: str) -> str:
@@ -62,10 +65,10 @@ def score_name(key: str) -> str:
     return SCORE_NAMES.get(key, key)
 
 
-def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> tuple[bool, bool]:
+def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> tuple[bool, bool, bool]:
     """Attach the runs database read-only, waiting a while for a runner that is writing it;
-    whether it has the tables of semantic grades, and of the gold they rest on (a database
-    written before them has not)."""
+    whether it has the tables of semantic grades, of the gold they rest on, and
+    run_missed_facts (a database written before them has not)."""
     if not runs_db.is_file():
         raise UnusableInput(no_runs_database(runs_db))
     refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
@@ -93,7 +96,26 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> tuple[bool, bool]:
         raise UnusableInput(f"{runs_db}: no run is recorded in this database")
     if missing:
         raise UnusableInput(f"{runs_db}: not a runs database of `s8f-duck run`: no table {missing[0]}")
-    return {"run_semantic", "run_semantic_results"} <= tables, {"run_semantic_gold", "run_request_models"} <= tables
+    semantic = {"run_semantic", "run_semantic_results"} <= tables
+    return semantic, {"run_semantic_gold", "run_request_models"} <= tables, "run_missed_facts" in tables
+
+
+def _has_clock(con: duckdb.DuckDBPyConnection) -> bool:
+    """Whether the runs database records the clock (runs/clock.py's tables)."""
+    (found,) = con.execute("SELECT count(*) FROM duckdb_tables() WHERE database_name = 'runs' "
+                           "AND table_name IN ('record_dates', 'run_clock')").fetchone()  # fmt: skip
+    return found == 2
+
+
+def _clock(con: duckdb.DuckDBPyConnection) -> dict[str, Any]:
+    """The leaderboard's clock member: per run with a model cutoff, its primary score before
+    and after it; per run, its primary score by creation month."""
+    cutoffs = rows(con, "SELECT c.* EXCLUDE (run_index), l.name, l.group_id FROM clock_scores AS c "
+                        "JOIN leaderboard AS l USING (run_id) ORDER BY l.position")  # fmt: skip
+    months = rows(con, "SELECT m.group_id, m.run_id, l.name, m.month, m.records, m.primary_score FROM clock_months "
+                       "AS m JOIN leaderboard AS l USING (run_id) ORDER BY m.group_id, l.position, m.month")  # fmt: skip
+    return {"score": "the mean F1 of references, duplicate_targets and scope_contradictions, slices "
+                     "without gold left out", "cutoffs": cutoffs, "months": months}  # fmt: skip
 
 
 def _candidates(con: duckdb.DuckDBPyConnection, runs_db: Path, wanted: str) -> list[dict[str, Any]]:
@@ -181,7 +203,8 @@ def compute(request: Request) -> dict[str, Any]:
     con = connect()
     try:
         con.execute("SET TimeZone = 'UTC'")
-        semantic, gold = _attach(con, request.runs_db)
+        semantic, gold, counts_missed = _attach(con, request.runs_db)
+        con.execute(f"SET VARIABLE leaderboard_latest = {bool(request.latest)}")
         try:
             run_steps(con, LEADERBOARD_STEPS[:1])
             if semantic:
@@ -207,7 +230,9 @@ def compute(request: Request) -> dict[str, Any]:
         ):  # fmt: skip
             con.execute(f"SET VARIABLE leaderboard_{name} = {int(value)}")
         try:
-            run_steps(con, LEADERBOARD_STEPS[1:])
+            if not counts_missed:  # every gold fact is listed in run_facts
+                run_steps(con, NO_MISSED_FACTS_STEPS)
+            run_steps(con, [s for s in LEADERBOARD_STEPS[1:] if counts_missed or s != "leaderboard/missed_facts"])
             run_steps(con, LEADERBOARD_SEMANTIC_STEPS if semantic else LEADERBOARD_NO_SEMANTIC_STEPS)
         except duckdb.Error as exc:  # e.g. out of memory for very many resamples
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
@@ -215,9 +240,15 @@ def compute(request: Request) -> dict[str, Any]:
         con.execute("SET VARIABLE leaderboard_rank_by = ?", [rank_by])
         try:
             run_steps(con, LEADERBOARD_RANK_STEPS)
+            clock = _has_clock(con)
+            if clock:
+                run_steps(con, LEADERBOARD_CLOCK_STEPS)
         except duckdb.Error as exc:
             raise UnusableInput(f"{request.runs_db}: cannot compute the leaderboard: {exc}") from None
-        return _document(con, request, pair, semantic, rank_by)
+        document = _document(con, request, pair, semantic, rank_by)
+        if clock:  # (a database written before the clock was recorded has no such member)
+            document["clock"] = _clock(con)
+        return document
     finally:
         con.close()
 

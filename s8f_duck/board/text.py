@@ -11,6 +11,8 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
+from s8f_duck.board import clock
+
 SLICES = ("state", "labels", "references", "duplicate_targets", "scope_contradictions", "all")
 RUN_NUMBERS = (
     "rank", "quality_pass", "graded_records", "exact_records", "false_positive_facts", "false_negative_facts",
@@ -84,6 +86,7 @@ def to_csv(board: dict[str, Any]) -> str:
         for metric in ("precision", "recall"):
             put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", metric, s[metric])
         put(runs[s["run_id"]], "semantic label", f"{s['field']}={s['label']}", "f1", s["f1"], s["f1_low"], s["f1_high"])
+    clock.csv_rows(board, put, runs)
     if c := board["comparison"]:
         pair = {**runs[c["run_a"]], "name": f"{c['name_a']} - {c['name_b']}"}
         for d in c["differences"]:
@@ -166,8 +169,9 @@ def _runs_section(board: dict[str, Any]) -> str:
     min_n = board["min_n"]
 
     def body(members: list[dict[str, Any]], width: int) -> list[list[Any]]:
+        names = _distinct_clips([r["name"] for r in members], width)
         return [
-            [r["rank_label"], _clip(r["name"], width), SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
+            [r["rank_label"], names[r["name"]], SHOWN_OUTCOME.get(r["outcome"], r["outcome"]),
              {True: "yes", False: "no", None: "-"}[r["quality_pass"]],
              "-" if r["graded_records"] is None else f"{r['exact_records']}/{r['graded_records']}",
              r["false_positive_facts"], r["false_negative_facts"],
@@ -226,6 +230,18 @@ def _wrapped_title(section: str) -> str:
 
 def _clip(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _distinct_clips(names: list[str], most: int) -> dict[str, str]:
+    """Each name cut to `most` characters, or to the shortest prefix that keeps different
+    names different (model-student-a, model-student-b): the column widens rather than
+    show two runs under one name."""
+    longest = max(map(len, names), default=0)
+    while True:
+        clips = {name: _clip(name, most) for name in names}
+        if len(set(clips.values())) == len(clips) or most >= longest:
+            return clips
+        most += 1
 
 
 def _slices_section(board: dict[str, Any], keys: tuple[str, ...], title: str) -> str:
@@ -311,8 +327,9 @@ def _semantic_sections(board: dict[str, Any]) -> list[str]:
     sections = []
     for bundle in board["semantic"]["bundles"]:
         scores = [s for s in board["semantic"]["scores"] if s["semantic_sha256"] == bundle["semantic_sha256"]]
+        names = _distinct_clips([runs[s["run_id"]]["name"] for s in scores], 16)
         body = [
-            [_clip(s["field"], 16), _clip(runs[s["run_id"]]["name"], 16), s["records"],
+            [_clip(s["field"], 16), names[runs[s["run_id"]]["name"]], s["records"],
              _score(s["accuracy"], s["accuracy_low"], s["accuracy_high"]),
              s["ceiling_note"] and "n/a" or _score(s["ceiling"], s["ceiling_low"], s["ceiling_high"]),
              " ".join(m for m, on in (("ABOVE", s["above_ceiling"]), ("WEAK", s["weak"]),
@@ -354,7 +371,8 @@ def to_table(board: dict[str, Any]) -> str:
         return "\n\n".join(_wrapped_title(section) for section in sections)
     ranked, primary = board["ranked_by"], board["primary"]
     title = textwrap.fill(
-        f"Leaderboard of {len(board['runs'])} runs in {board['runs_database']}, ranked on {ranked['name']} "
+        f"Leaderboard of {len(board['runs'])} run{'s' * (len(board['runs']) != 1)} in {board['runs_database']}, "
+        f"ranked on {ranked['name']} "
         f"({ranked['key']}) within each corpus and split; runs the paired bootstrap does not separate share a rank "
         f"(1=). 95% bootstrap intervals over the graded records ({board['resamples']} resamples, seed "
         f"{board['seed']}), each with its n (gold facts or records); '*' or 'too few': n below {board['min_n']}, "
@@ -377,6 +395,10 @@ def to_table(board: dict[str, Any]) -> str:
         sections.append(_aggregates_section(board))
     if board["semantic"]["scores"]:
         sections += _semantic_sections(board)
+    if board.get("clock", {}).get("cutoffs"):
+        sections.append(clock.cutoff_section(board, _grid, _score, _signed))
+    if board.get("clock", {}).get("months"):
+        sections += clock.month_sections(board, _grid, _score, group_title)
     return "\n\n".join(_wrapped_title(section) for section in sections)
 
 

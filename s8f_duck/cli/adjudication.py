@@ -35,6 +35,21 @@ def packet(
     output: Annotated[Path, typer.Option(help="Where to write the packet (JSON).")],
     splits: Annotated[str, typer.Option(help="The splits to take records from, comma-separated.")] = "tune,test",
     min_body_bytes: Annotated[int, typer.Option(help="Leave out records whose body is shorter.")] = 0,
+    extend: Annotated[
+        Path | None,
+        typer.Option(help="An older packet (of this corpus, or of the older corpus this one refreshes): every record "
+                          "of it is kept, and records are added in its hash order until each split holds --records; "
+                          "its labels files count in agree and gold for the records they hold."),  # fmt: skip
+    ] = None,
+    where: Annotated[
+        str | None,
+        typer.Option(help="A SQL condition on the public corpus's columns (id, split, number, title, body, state, "
+                          "labels, created_at, updated_at, closed_at, url) choosing the records that may be added, "
+                          "e.g. \"state = 'OPEN'\" or \"list_contains(labels, 'bug')\"."),  # fmt: skip
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a packet made from other inputs (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -43,6 +58,8 @@ def packet(
     Of each split, the records with the lowest SHA-256 of the corpus digest and their id:
     the same packet from the same corpus, whatever its order. The packet holds only public
     text and binds the corpus's and the rubric's digests; its own SHA-256 identifies it.
+    A packet made from other inputs is not replaced without --force (labels made for it
+    would no longer match); the same inputs again give the same file.
 
     \b
     Exit status:
@@ -54,7 +71,7 @@ def packet(
     progress = Progress.for_options("adjudicate packet", quiet=quiet, verbose=verbose)
     chosen = tuple(s.strip() for s in splits.split(","))
     digest, count = guarded("adjudicate packet", lambda: make_packet(
-        public, rubric, output, records, chosen, min_body_bytes, progress))  # fmt: skip
+        public, rubric, output, records, chosen, min_body_bytes, progress, extend, where, force))  # fmt: skip
     progress.done()
     say(quiet, f"wrote {count} records to {output}\npacket sha256 {digest}")
 
@@ -123,7 +140,7 @@ def agree(
     if disagreements is not None:
         count = guarded("adjudicate agree", lambda: write_disagreements(document, packet, disagreements))
         say(quiet, f"wrote the {count} records they disagree on to {disagreements}", to_stderr=True)
-    print(to_text(document, format.value))
+    say(quiet, to_text(document, format.value))
 
 
 @adjudicate.command()
@@ -150,6 +167,9 @@ def gold(
     allow_weak: Annotated[
         bool, typer.Option("--allow-weak", help="Write a weak gold anyway, the weakness recorded in the bundle.")
     ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a bundle or report made from other inputs (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -164,7 +184,9 @@ def gold(
     than --min-records gold records of a field, is refused (--allow-weak writes it, the
     weakness recorded and shown beside every score graded on it). Each field's ceiling is
     measured on the records graded: each adjudicator against the gold of the others.
-    `s8f-duck verify --semantic ...` derives both again.
+    `s8f-duck verify --semantic ...` derives both again. A bundle or report made from
+    other inputs (packet, labels files, policy, gates) is not replaced without --force;
+    the same inputs again give the same files.
 
     \b
     Exit status:
@@ -185,7 +207,7 @@ def gold(
             raise UnusableInput(f"--resamples {resamples}: need at least 1")
         inputs = read_inputs(public, packet, labels, policy.value, resolver, resolver_packet, answers, resamples, seed,
                              min_alpha, min_records)  # fmt: skip
-        return make_gold(inputs, output, report, progress, allow_weak)
+        return make_gold(inputs, output, report, progress, allow_weak, force=force)
 
     written = guarded("adjudicate gold", go)
     progress.done()
@@ -224,6 +246,10 @@ def model(
         bool, typer.Option("--probe-order", help="Ask each record again with every field's labels reversed and "
                                                  "record the share of answers that change (the labels keep the first).")
     ] = False,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace a labels file of another packet, model, endpoint or probe "
+                                           "(refused without it); ask every record again.")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -233,7 +259,13 @@ def model(
     answer that breaks it (or quotes what the record does not say) is asked for once
     more, then the record is marked invalid, never guessed. Each record done is kept in
     OUTPUT.journal at once: a run stopped at any point, run again with the same options,
-    asks only for the rest. The labels file holds every request's tokens and time.
+    asks only for the rest. The labels file holds every request's tokens and time. A
+    complete labels file of the same packet, model and endpoint at OUTPUT is left as it
+    is (nothing asked); a partial one is resumed; one of other inputs is refused unless
+    --force (one made without --probe-order counts as another input for a run with it,
+    and the other way round; a resumed run with it asks the probe only for the records it
+    asks now). The last line counts the requests this command sent apart from those done
+    before.
 
     \b
     Exit status:
@@ -246,12 +278,21 @@ def model(
     progress = Progress.for_options("adjudicate model", quiet=quiet, verbose=verbose)
     totals = guarded("adjudicate model", lambda: adjudicate_model(
         packet, output, endpoint, model, name=name, api_key_env=api_key_env, concurrency=concurrency,
-        max_retries=max_retries, timeout=timeout, progress=progress, probe_order=probe_order))  # fmt: skip
+        max_retries=max_retries, timeout=timeout, progress=progress, probe_order=probe_order,
+        force=force))  # fmt: skip
     progress.done()
     waited = totals["latency_ms"] / 1000
-    say(quiet, f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)\n"
-               f"{totals['requests']} requests: {totals['prompt_tokens']} prompt tokens, "
-               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited in all")  # fmt: skip
+    done_before = totals["records"] - totals["asked"]
+    if totals["complete"]:
+        first = f"{output} already holds the labels of all {totals['records']} records of this packet by this " \
+                "model and endpoint: nothing asked"
+    else:
+        first = f"wrote the labels of {totals['labelled']} records to {output} ({totals['invalid']} invalid)"
+    say(quiet, f"{first}\n"
+               f"{totals['requests']} requests in all: {totals['prompt_tokens']} prompt tokens, "
+               f"{totals['completion_tokens']} completion tokens, {waited:.1f} s waited\n"
+               f"{totals['sent']} requests sent now for {totals['asked']} records; "
+               f"{totals['requests'] - totals['sent']} requests of {done_before} records done before")  # fmt: skip
     if "probe" in totals:
         from s8f_duck.adjudication.probe import probe_lines
 

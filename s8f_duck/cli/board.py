@@ -44,6 +44,9 @@ def leaderboard(
     min_label_facts: Annotated[
         int, typer.Option(help="Score each label with at least this many gold records among the graded ones.")
     ] = 5,
+    latest: Annotated[
+        bool, typer.Option("--latest", help="Only the newest run of each name (an earlier run of a name left out).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -69,7 +72,7 @@ def leaderboard(
 
     def go() -> dict[str, object]:
         request = board.Request(runs, resamples, seed, min_label_facts, tuple(compare) if compare else None, rank_by,
-                                min_n)
+                                min_n, latest=latest)
         progress.step("score the runs")
         document = board.compute(request)
         if html is not None:

@@ -46,6 +46,15 @@ def freeze(
     ] = None,
     min_records: Annotated[int, typer.Option(help="Refuse dumps with fewer records than this.")] = 50,
     input_format: Annotated[InputFormat, typer.Option(help=INPUT_FORMAT_HELP)] = InputFormat.auto,
+    keep_splits: Annotated[
+        Path | None,
+        typer.Option(help="An older public corpus of the same repository: its records keep their splits; a new "
+                          "record joining their groups takes theirs, one joining groups of different splits is "
+                          "left out (the report's keep_splits counts and names them)."),  # fmt: skip
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace outputs made from another dump (refused without it).")
+    ] = False,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -54,8 +63,10 @@ def freeze(
     Every derived table is computed in SQL by DuckDB, in a fixed order (docs/format.md
     describes what each artifact holds). The outputs appear only when every step
     and leak check succeeded; a failure leaves any existing file at the output paths
-    untouched. Missing directories of the outputs are created. Prints the headline figures
-    and the two digests.
+    untouched. Missing directories of the outputs are created. An existing output made
+    from other inputs (another dump, source or redaction map) is refused unless --force;
+    the same dump again gives the same files. Prints the headline figures and the two
+    digests.
 
     \b
     Exit status:
@@ -80,10 +91,12 @@ def freeze(
             min_records=min_records,
             progress=progress,
             input_format=input_format.value,
+            keep_splits=keep_splits,
+            force=force,
         ),
     )
     progress.done()
-    say(quiet, freezing.summary(result))
+    say(quiet, freezing.summary(result, freezing.default_map_note(source) if redactions is None else None))
 
 
 def verify(
@@ -116,6 +129,11 @@ def verify(
     ] = None,
     resolver: Annotated[Path | None, typer.Option(help="With --semantic: the resolver's labels, if any.")] = None,
     resolver_packet: Annotated[Path | None, typer.Option(help="With --resolver: the packet it labelled.")] = None,
+    keep_splits: Annotated[
+        Path | None,
+        typer.Option(help="The older public corpus the triple was frozen with (freeze --keep-splits): its splits "
+                          "are kept again in the re-derivation."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -146,12 +164,12 @@ def verify(
     def run() -> Verification:
         inputs = {"--public": public, "--answers": answers, "--report": report, "--raw": raw, "--redactions": redactions,
                   "--semantic": semantic, "--semantic-report": semantic_report, "--packet": packet,
-                  "--resolver": resolver, "--resolver-packet": resolver_packet,
+                  "--resolver": resolver, "--resolver-packet": resolver_packet, "--keep-splits": keep_splits,
                   **{f"--labels {n + 1}": p for n, p in enumerate(labels or [])}}  # fmt: skip
         arguments.check(inputs)
         result = verifying(
             public, answers, report, raw_path=raw, redactions_path=redactions or DEFAULT_REDACTIONS,
-            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value,
+            expect_sha256=expect_sha256, progress=progress, input_format=input_format.value, keep_splits=keep_splits,
         )  # fmt: skip
         if semantic is not None or semantic_report is not None:
             result.problems += _semantic_problems(public, answers, semantic, semantic_report, packet, labels or [],

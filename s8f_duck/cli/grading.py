@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -50,6 +50,17 @@ def grade(
                           "semantic answer bundle (adjudicate gold): per field coverage, accuracy and macro-F1 "
                           "with intervals, beside the adjudicators' own agreement."),  # fmt: skip
     ] = None,
+    created_after: Annotated[
+        str | None,
+        typer.Option(help="Also grade, in a member `window`, the graded records created at or after this day "
+                          "(YYYY-MM-DD, UTC) or RFC 3339 time: records, exact records, errors, per-slice F1 and "
+                          "the primary score with intervals (for a model trained before it). Needs --public."),
+    ] = None,
+    public: Annotated[
+        Path | None,
+        typer.Option(help="The public corpus the answers are bound to: the records' creation dates "
+                          "(--created-after)."),  # fmt: skip
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -77,8 +88,9 @@ def grade(
     given = [*(submission or []), *(submissions or [])]
     if not given:
         guarded("grade", lambda: _no_submission())
+    window = guarded("grade", lambda: _window(created_after, public))
     if len(given) > 1 or output_dir is not None or format == GradeFormat.jsonl:
-        _grade_many(answers, given, output, output_dir, format, split, semantic, quiet, verbose)
+        _grade_many(answers, given, output, output_dir, format, split, semantic, quiet, verbose, window)
         return
     (one,) = given
     progress = Progress.for_options("grade", quiet=quiet, verbose=verbose)
@@ -86,7 +98,7 @@ def grade(
 
     def go() -> dict:
         progress.step("grade the submission")
-        report = grading.grade_to(answers, one, None if to_stdout else output, split.value, semantic)
+        report = grading.grade_to(answers, one, None if to_stdout else output, split.value, semantic, window)
         progress.done()
         return report
 
@@ -106,6 +118,20 @@ def grade(
         raise typer.Exit(1)
 
 
+def _window(created_after: str | None, public: Path | None) -> Any:
+    """The creation window the options name (grading.window.Window), or None; one option
+    without the other is unusable."""
+    from s8f_duck.safety.errors import UnusableInput
+
+    if created_after is None and public is None:
+        return None
+    if created_after is None or public is None:
+        raise UnusableInput("--created-after and --public go together: the window's dates are the public corpus's")
+    from s8f_duck.grading.window import Window
+
+    return Window(created_after, public)
+
+
 def _no_submission() -> None:
     from s8f_duck.safety.errors import UnusableInput
 
@@ -114,7 +140,7 @@ def _no_submission() -> None:
 
 def _grade_many(
     answers: Path, given: list[Path], output: Path | None, output_dir: Path | None, format: GradeFormat,
-    split: Split, semantic: Path | None, quiet: bool, verbose: bool,
+    split: Split, semantic: Path | None, quiet: bool, verbose: bool, window: Any = None,
 ) -> None:  # fmt: skip
     """Several submissions (or --output-dir, or jsonl): a grade each, then one verdict."""
     import json
@@ -136,7 +162,7 @@ def _grade_many(
             twice = next(t for t in targets if targets.count(t) > 1)
             raise UnusableInput(f"--output-dir: two submissions would write {twice}: give them other names")
         progress.step(f"grade {len(given)} submissions")
-        graded = grading.grade_many(answers, given, split.value, semantic)
+        graded = grading.grade_many(answers, given, split.value, semantic, window)
         written = [(target, g.report) for target, g in zip(targets, graded) if g.report is not None]
         if written:
             with Outputs([target for target, _ in written]) as outputs:

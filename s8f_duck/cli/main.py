@@ -94,6 +94,13 @@ def _flags_after_command(args: list[str]) -> list[str]:
     return [*rest[:names], *leading, *rest[names:]]
 
 
+def _usage_hint(where: str, message: str) -> str:
+    """What a usage error most often means, where a new user is known to make it."""
+    if where == "s8f-duck sql" and "unexpected extra argument" in message:
+        return ": the corpus goes with --public FILE (or a database with --db FILE), the query alone as the argument"
+    return ""
+
+
 def _run(args: list[str]) -> int:
     """Run the command line; a usage error (an unknown option, a missing argument) is one
     line on stderr, `s8f-duck COMMAND: error: ...`, and exit status 2, as every error is."""
@@ -109,7 +116,7 @@ def _run(args: list[str]) -> int:
     except click.UsageError as exc:
         where = exc.ctx.command_path if exc.ctx is not None else "s8f-duck"
         message = " ".join(exc.format_message().split())
-        print(f"{where}: error: {message} (see: {where} -h)", file=sys.stderr)
+        print(f"{where}: error: {message}{_usage_hint(where, message)} (see: {where} -h)", file=sys.stderr)
         return 2
     except click.ClickException as exc:
         print(f"s8f-duck: error: {' '.join(exc.format_message().split())}", file=sys.stderr)

@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from s8f_duck.cli.app import Quiet, Split, TableFormat, Verbose, guarded
+from s8f_duck.cli.app import Quiet, Split, TableFormat, Verbose, fail, guarded
+from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.progress import Progress
 
 
@@ -58,6 +59,16 @@ def run(
     ro: Annotated[
         list[Path] | None, typer.Option(help="Mount this path read-only at its own path, e.g. a virtual environment.")
     ] = None,
+    created_after: Annotated[
+        str | None,
+        typer.Option(help="Also grade the records created at or after this day (YYYY-MM-DD), month or RFC 3339 "
+                          "time (the grade's window member, as grade --created-after), and record it."),  # fmt: skip
+    ] = None,
+    model_cutoff: Annotated[
+        str | None,
+        typer.Option(help="The training cutoff of the model the candidate uses (a day, month or RFC 3339 time): "
+                          "the leaderboard shows its score before and after it (runs --set-cutoff sets it later)."),
+    ] = None,  # fmt: skip
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
@@ -96,7 +107,7 @@ def run(
             public=public, answers=answers, runs_db=runs, name=name, command=command, split=split.value,
             candidate_dir=candidate_dir, limits=limits, endpoints=endpoints, env_names=env or [], read_only=ro or [],
             submission_bytes=runner.parse_size(submission_limit, "--submission-limit") if submission_limit else None,
-            semantic=semantic,
+            semantic=semantic, created_after=created_after, model_cutoff=model_cutoff,
         )  # fmt: skip
         return runner.run(request, progress)
 
@@ -111,20 +122,52 @@ def run(
 
 def list_runs(
     runs: Annotated[Path, typer.Option(help="The runs database written by `s8f-duck run`.")],
+    run_ids: Annotated[
+        list[str] | None, typer.Argument(metavar="[RUN_ID]...", help="With --delete: the runs to remove.")
+    ] = None,
+    delete: Annotated[
+        bool,
+        typer.Option("--delete", help="Remove the RUN_IDs from every table and their run directories (asks nothing)."),
+    ] = False,
     format: Annotated[TableFormat, typer.Option("--format", help="How to print the runs.")] = TableFormat.table,
+    set_cutoff: Annotated[
+        tuple[str, str] | None,
+        typer.Option(metavar="RUN DATE", help="Record the training cutoff of the model a recorded run used (RUN: its "
+                                              "id, or a name given to one run; DATE: a day, month or RFC 3339 "
+                                              "time), instead of listing the runs."),
+    ] = None,  # fmt: skip
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """List the recorded runs, newest first.
+    """List the recorded runs, newest first, or remove mistaken ones (--delete).
 
-    Each with its outcome, grade and cost.
+    Each with its outcome, grade and cost. `runs --runs DB --delete RUN_ID...` removes
+    those runs from every table of the database and their run directories, and says what
+    it removed; an id of no run is refused and nothing is removed.
 
     \b
     Exit status:
-      0  listed
-      2  the database cannot be read
+      0  listed (or removed)
+      2  the database cannot be read, or a RUN_ID names no run
     """
-    from s8f_duck.runs import runner
+    from s8f_duck.runs import records, runner
 
+    if delete or run_ids:
+        if not delete:
+            fail("runs", UnusableInput(f"{run_ids[0]}: run ids are taken only with --delete (to remove those runs)"))
+        if not run_ids:
+            fail("runs", UnusableInput("--delete: give the RUN_IDs to remove"))
+        removed = guarded("runs", lambda: records.delete_runs(runs, list(run_ids or [])))
+        if not quiet:
+            print(records.summary(removed))
+        return
+
+    if set_cutoff is not None:
+        from s8f_duck.runs import clock
+
+        done = guarded("runs", lambda: clock.set_cutoff(runs, *set_cutoff))
+        if not quiet:
+            print(f"run {done['run_id']}: model cutoff {done['model_cutoff']} ({done['model_cutoff_at']})")
+        return
     names, data = guarded("runs", lambda: runner.list_runs(runs))
     print(runner.format_rows(names, data, format.value))

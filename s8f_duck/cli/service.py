@@ -101,13 +101,17 @@ def serve(
 def team(
     teams: Annotated[Path, typer.Option(help="The teams file of `s8f-duck serve` (created when missing).")],
     name: Annotated[str, typer.Argument(metavar="NAME", help="The new team's name.")],
+    output: Annotated[
+        Path | None, typer.Option(help="Write the token to this file (readable by its owner only) instead of printing it.")
+    ] = None,
     quiet: Quiet = False,
     verbose: Verbose = False,
 ) -> None:
-    """Add a team and print its new bearer token.
+    """Add a team and print its new bearer token (or write it to --output, mode 0600).
 
     The token is printed once (also with -q: it is what the command is for); the file keeps
-    only its SHA-256.
+    only its SHA-256. A shell redirection (`> alpha.token`) leaves the token readable by
+    everyone the umask lets read it: --output does not.
 
     \b
     Exit status:
@@ -118,11 +122,24 @@ def team(
     from s8f_duck.service.teams import add_team
 
     def go() -> str:
+        from s8f_duck.safety import arguments
+        from s8f_duck.safety.commit import Outputs
+        from s8f_duck.safety.writers import write_text
+
+        arguments.check({"--teams": teams}, {"--output": output})
         make_parent(teams, "--teams")
-        return add_team(teams, name)
+        if output is None:
+            return add_team(teams, name)
+        with Outputs([output], private=[output]) as outputs:  # its place first: a token never lost unwritten
+            temp = outputs.temp_for(output, private=True)
+            token = add_team(teams, name)
+            write_text(temp, token + "\n")
+            outputs.commit()
+        return ""
 
     token = guarded("team", go)
-    print(token)
+    if token:
+        print(token)
 
 
 def submit(

@@ -16,7 +16,7 @@ import json
 import re
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +32,11 @@ from s8f_duck.corpus.freeze import (
     freeze_tables,
     load_redactions,
 )
+from s8f_duck.corpus.refresh import left_out_given, read_older
 from s8f_duck.pipeline.steps import connect
 from s8f_duck.reading.gojson import dumps
 from s8f_duck.reading.load import check_public_strictly, load_bundle, load_public, read_json_file
+from s8f_duck.reading.schemas import swapped_hint
 from s8f_duck.safety.errors import UnusableInput, Verdict, not_a_file
 from s8f_duck.safety.progress import Progress
 
@@ -209,18 +211,24 @@ def verify(
     expect_sha256: str | None = None,
     progress: Progress | None = None,
     input_format: str = "auto",
+    keep_splits: Path | None = None,
 ) -> Verification:
     """Every check; returns the problems found (empty when the triple verifies).
-    input_format: the raw dump's form (input_forms.py)."""
+    input_format: the raw dump's form (input_forms.py). keep_splits: the older corpus the
+    triple was frozen with (freeze --keep-splits); the records the report says were left
+    out must be absent, and the rest re-derives as freeze made it."""
     progress = progress or Progress("verify")
     pinned = expected_digest(expect_sha256) if expect_sha256 is not None else None
     redactions = load_redactions(redactions_path)
     report = read_json_file(report_path)
     if not isinstance(report, dict) or report.get("schema") != REPORT_SCHEMA:
-        raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}")
+        found = report.get("schema") if isinstance(report, dict) else None
+        raise UnusableInput(f"{report_path}: not a report: expected an object with schema {REPORT_SCHEMA!r}"
+                            f"{swapped_hint(found, REPORT_SCHEMA)}")  # fmt: skip
     given = dict(zip(NAMES, (public_path, answers_path, report_path)))
     if not answers_path.is_file():  # before the long re-derivation
         raise not_a_file(answers_path)
+    older = None if keep_splits is None else replace(read_older(keep_splits), left_out=left_out_given(report))
     header: dict[str, Any] = {}
 
     def load(con: duckdb.DuckDBPyConnection) -> str:
@@ -240,7 +248,7 @@ def verify(
             try:  # the re-derived public corpus compared with the given one as it is made, not written
                 try:
                     result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
-                                           input_bytes=size, same_public_as=public_path)  # fmt: skip
+                                           input_bytes=size, same_public_as=public_path, older=older)  # fmt: skip
                 except Exception:
                     check_public_strictly(public_path)  # its verdict comes before any other
                     raise
@@ -248,7 +256,7 @@ def verify(
             except PublicDiffers:  # again, writing it, to compare the contents
                 progress.step("re-derive the public corpus again, to find where it differs")
                 result = freeze_tables(load, derived["public"], derived["answers"], derived["report"],
-                                       input_bytes=size)  # fmt: skip
+                                       input_bytes=size, older=older)  # fmt: skip
                 public_sha = file_sha256(public_path)
         except LeakCheckFailed as exc:
             return Verification([f"re-derived leak checks fail: {', '.join(exc.failed)}"], file_sha256(public_path),
@@ -288,7 +296,8 @@ def verify(
             progress.step("re-freeze the raw dump")
             fresh = {name: Path(tmp) / f"raw-{name}.json" for name in NAMES}
             freeze(raw_path, fresh["public"], fresh["answers"], fresh["report"], str(header["source"]),
-                   redactions_path=redactions_path, min_records=0, input_format=input_format)  # fmt: skip
+                   redactions_path=redactions_path, min_records=0, input_format=input_format,
+                   keep_splits=keep_splits)  # fmt: skip
             for name in NAMES:
                 if not filecmp.cmp(given[name], fresh[name], shallow=False):
                     found = differences(read_json_file(given[name]), read_json_file(fresh[name]), name)

@@ -14,6 +14,14 @@ from typing import Any, Self
 
 import duckdb
 
+from s8f_duck.grading.window import (
+    Window,
+    WindowDates,
+    check_cutoff,
+    semantic_member,
+    window_dates,
+    window_reports,
+)
 from s8f_duck.pipeline.steps import (
     GRADE_FACT_VIEWS,
     GRADE_STEPS,
@@ -33,6 +41,7 @@ from s8f_duck.safety import arguments
 from s8f_duck.safety.commit import Outputs
 from s8f_duck.safety.printable import printable, printable_lines
 from s8f_duck.safety.writers import write_text
+
 
 CORE_TYPES = {  # the reference-compatible core grade's fields, in order, as SQL types
     "schema": "VARCHAR",
@@ -272,7 +281,9 @@ class Grader:
             raise graded.exception
         return graded.report
 
-    def grade_many(self, submission_paths: Sequence[Path], split: str = "test") -> list[Graded]:
+    def grade_many(
+        self, submission_paths: Sequence[Path], split: str = "test", window: WindowDates | None = None
+    ) -> list[Graded]:
         """Each submission file's full report over a split, or why it is unusable: the files
         read at once and graded by one pass of the diff queries. A batch that fails as a
         whole (out of memory) is graded again one submission at a time, so that only the
@@ -282,11 +293,11 @@ class Grader:
             with self.session(split) as session:
                 session.load(submission_paths)
                 session.compare()
-                return session.graded()
+                return session.graded(window)
         except Exception as exc:  # noqa: BLE001  (one submission's failure is its own)
             if len(submission_paths) == 1:
                 return [Graded(submission_paths[0], None, exc)]
-        return [graded for path in submission_paths for graded in self.grade_many([path], split)]
+        return [graded for path in submission_paths for graded in self.grade_many([path], split, window)]
 
 
 class GradeSession:
@@ -315,22 +326,29 @@ class GradeSession:
             self.loaded = [answers_corpus]
         _compare(self.con, answers_corpus, [step for step in GRADE_STEPS if step not in GRADE_FACT_VIEWS])
 
-    def graded(self) -> list[Graded]:
+    def graded(self, window: WindowDates | None = None) -> list[Graded]:
+        """Each submission's report (with its `window` member, given a window read)."""
         reports = full_reports(self.con)
+        if window is not None:
+            for submission, member in window_reports(self.con, window).items():
+                reports[submission]["window"] = member
         return [Graded(path, None, result) if isinstance(result, BaseException) else Graded(path, reports[n])
                 for n, (path, result) in enumerate(zip(self.paths, self.loaded))]  # fmt: skip
 
-    def report(self) -> dict[str, Any]:
+    def report(self, window: WindowDates | None = None) -> dict[str, Any]:
         """The report of the one submission loaded."""
-        (graded,) = self.graded()
+        (graded,) = self.graded(window)
         if graded.report is None:
             raise graded.exception
         return graded.report
 
 
-def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dict[str, Any]:
+def grade(
+    answers_path: Path, submission_path: Path, split: str = "test", window: Window | None = None
+) -> dict[str, Any]:
     """Grade a submission file against an answer bundle file, over the given split: both
-    read at once (parsing a JSON document keeps one core busy)."""
+    read at once (parsing a JSON document keeps one core busy); with a window, its member
+    `window` after the rest."""
     sizes = [path.stat().st_size if path.is_file() else 0 for path in (answers_path, submission_path)]
     with Grader(answers_path, load=False, input_bytes=max(sizes)) as grader, grader.session(split) as session:
         with ThreadPoolExecutor(1) as pool:
@@ -341,28 +359,46 @@ def grade(answers_path: Path, submission_path: Path, split: str = "test") -> dic
                 reading.result()  # (of two unusable files, the submission is named, as before)
         _raise_unusable(session.loaded)
         session.compare()
-        return session.report()
+        return session.report(None if window is None else window_dates(window, grader.corpus_sha256))
 
 
 def grade_to(
     answers_path: Path, submission_path: Path, output_path: Path | None, split: str = "test",
-    semantic_path: Path | None = None,
+    semantic_path: Path | None = None, window: Window | None = None,
 ) -> dict[str, Any]:  # fmt: skip
-    """Grade over a split (and on the semantic bundle's gold, if given), and write the full
-    report to output_path, if given (all or nothing); return it."""
-    arguments.check({"--answers": answers_path, "--submission": submission_path, "--semantic": semantic_path},
-                    {"--output": output_path})  # fmt: skip
+    """Grade over a split (and on the semantic bundle's gold, if given; over a creation
+    window, if given), and write the full report to output_path, if given (all or nothing);
+    return it."""
+    arguments.check({"--answers": answers_path, "--submission": submission_path, "--semantic": semantic_path,
+                     "--public": window and window.public_path}, {"--output": output_path})  # fmt: skip
+    if window is not None:
+        check_cutoff(window.created_after)  # a bad date is refused before anything is read
     with Outputs([output_path]) as outputs:
-        report = grade(answers_path, submission_path, split)
+        report = grade(answers_path, submission_path, split, window)
         if semantic_path is not None:
             from s8f_duck.grading import semantic  # here: pyarrow takes 0.14 s to import
 
-            report["semantic"] = semantic.semantic_grade(semantic_path, submission_path, split,
-                                                         answers_sha256=file_sha256(answers_path))  # fmt: skip
+            if window is None:
+                report["semantic"] = semantic.semantic_grade(semantic_path, submission_path, split,
+                                                             answers_sha256=file_sha256(answers_path))  # fmt: skip
+            else:
+                report["semantic"], report["window"]["semantic"] = _windowed_semantic(
+                    semantic_path, submission_path, split, file_sha256(answers_path), window, report["corpus_sha256"])
         if output_path is not None:
             write_text(outputs.temp_for(output_path), dumps(report))
             outputs.commit()
     return report
+
+
+def _windowed_semantic(
+    semantic_path: Path, submission_path: Path, split: str, answers_sha256: str, window: Window, corpus_sha256: str
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The semantic grade, and its accuracy per field over the window's records."""
+    from s8f_duck.grading import semantic
+
+    with connect() as con:
+        report = semantic.grade_into(con, semantic_path, submission_path, split, answers_sha256)
+        return report, semantic_member(con, window_dates(window, corpus_sha256))
 
 
 @dataclass(frozen=True)
@@ -379,28 +415,37 @@ class Graded:
 
 
 def grade_many(
-    answers_path: Path, submission_paths: list[Path], split: str = "test", semantic_path: Path | None = None
-) -> list[Graded]:
+    answers_path: Path, submission_paths: list[Path], split: str = "test", semantic_path: Path | None = None,
+    window: Window | None = None,
+) -> list[Graded]:  # fmt: skip
     """Grade every submission against the answer bundle, read once, by one pass of the
     diff queries over all of them: each grade the one its submission gets alone; an
     unusable submission is reported for itself and the others are still graded."""
     arguments.check({"--answers": answers_path, "--semantic": semantic_path,
+                     "--public": window and window.public_path,
                      **{f"SUBMISSION {n + 1}": p for n, p in enumerate(submission_paths)}})  # fmt: skip
+    if window is not None:
+        check_cutoff(window.created_after)
     answers_sha256 = file_sha256(answers_path)
     if semantic_path is not None:
         from s8f_duck.grading import semantic as semantic_grading
 
         semantic_grading.read_semantic(semantic_path, answers_sha256)  # refused once, before any grade
     with Grader(answers_path) as grader:
-        graded = grader.grade_many(submission_paths, split)
+        dates = None if window is None else window_dates(window, grader.load_answers())
+        graded = grader.grade_many(submission_paths, split, dates)
     if semantic_path is None:
         return graded
     with_semantic = []
     for one in graded:
         if one.report is not None:
             try:
-                one.report["semantic"] = semantic_grading.semantic_grade(semantic_path, one.submission, split,
-                                                                         answers_sha256)  # fmt: skip
+                if window is None:
+                    one.report["semantic"] = semantic_grading.semantic_grade(semantic_path, one.submission, split,
+                                                                             answers_sha256)  # fmt: skip
+                else:
+                    one.report["semantic"], one.report["window"]["semantic"] = _windowed_semantic(
+                        semantic_path, one.submission, split, answers_sha256, window, one.report["corpus_sha256"])
             except SUBMISSION_ERRORS as exc:
                 one = Graded(one.submission, None, exc)
         with_semantic.append(one)
@@ -494,8 +539,9 @@ def table(report: dict[str, Any]) -> str:
 
 def batch_table(graded: list[Graded]) -> str:
     """A row per submission of a batch: its verdict and core counts, or why it was not graded."""
+    semantic = any(g.report is not None and "semantic" in g.report for g in graded)
     head = f"{'submission':<40}{'verdict':>9}{'exact':>13}{'FP':>8}{'FN':>8}{'agg':>5}{'cit':>5}"
-    lines = [head]
+    lines = [head + (f"{'semantic':>10}" if semantic else "")]
     for g in graded:
         name = str(g.submission)[-39:]
         if g.report is None:
@@ -505,5 +551,14 @@ def batch_table(graded: list[Graded]) -> str:
         verdict = "PASS" if r["quality_pass"] else "FAIL"
         exact = f"{r['exact_records']}/{graded_records(r)}"
         lines.append(f"{name:<40}{verdict:>9}{exact:>13}{r['false_positive_facts']:>8}{r['false_negative_facts']:>8}"
-                     f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}")  # fmt: skip
+                     f"{r['aggregate_errors']:>5}{r['citation_errors']:>5}{_semantic_cell(r) if semantic else ''}")  # fmt: skip
+    if semantic:
+        lines += ["", "semantic: the share of the adjudicated fields answered right, over every graded record "
+                      "(each field's figures: --format json or jsonl, or grade one submission)"]  # fmt: skip
     return printable_lines("\n".join(lines))
+
+
+def _semantic_cell(report: dict[str, Any]) -> str:
+    from s8f_duck.grading import semantic
+
+    return f"{semantic.overall_accuracy(report['semantic']):>10.4f}" if "semantic" in report else f"{'-':>10}"

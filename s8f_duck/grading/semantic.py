@@ -216,9 +216,13 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
     records graded (and a mark above it), the gold's weakness where it has one."""
     lines = []
     for f in report["fields"]:
+        weak = f"; WEAK GOLD: {f['weak']}" if f["weak"] else ""
+        if not f["records"]:  # no adjudicated gold on this split: nothing to grade, no figure to show
+            lines.append(f"semantic {f['field']}: not graded (no {report['graded_split']} record has adjudicated gold)"
+                         f"{weak}")  # fmt: skip
+            continue
         ceiling = f["ceiling_note"] or _interval(f, "ceiling")
         above = " ABOVE THE CEILING" if f["above_ceiling"] else ""
-        weak = f"; WEAK GOLD: {f['weak']}" if f["weak"] else ""
         lines.append(f"semantic {f['field']}: accuracy {_interval(f, 'accuracy')} over {f['records']} "
                      f"{report['graded_split']} records (ceiling {ceiling}{above}), macro-F1 "
                      f"{_interval(f, 'macro_f1')}, coverage {_interval(f, 'coverage')}{weak}")  # fmt: skip

@@ -74,6 +74,17 @@ FREEZE_STEPS: tuple[str, ...] = (
     "freeze/corpus_header",
 )
 
+# freeze --keep-splits OLD (corpus/refresh.py): the older corpus's splits read; FREEZE_STEPS
+# with the splits kept (a new record joining older splits left out: the dump without them,
+# then the steps again); the report's member.
+OLDER_SPLITS_STEPS: tuple[str, ...] = ("freeze/older_splits",)
+KEPT_SPLIT_STEPS: tuple[str, ...] = ("facts/new_clusters", "facts/left_out", "facts/kept/splits")
+KEPT_FREEZE_STEPS: tuple[str, ...] = tuple(
+    kept for step in FREEZE_STEPS for kept in ((step, *KEPT_SPLIT_STEPS) if step == "facts/splits" else (step,))
+)
+LEFT_OUT_STEPS: tuple[str, ...] = ("freeze/kept/raw_issues",)
+KEPT_REPORT_STEPS: tuple[str, ...] = ("freeze/kept_splits_report",)
+
 # ... then, on a second connection while the public corpus is written (the two share
 # both cores): the answer bundle's tables, the report's counts and the leak checks that
 # need only the tables.
@@ -93,6 +104,12 @@ BASELINE_STEPS: tuple[str, ...] = (
 PACKET_STEPS: tuple[str, ...] = (
     "macros", "freeze/scrub_passes", "freeze/scrubbed_issues", *TEXT_FACT_STEPS, "adjudication/packet_records"
 )
+
+# adjudicate packet --extend / --where: the same, then the public columns a --where filters
+# (packet_candidates; packet_wanted is made from them) and the grown packet's records
+# (with packet_older, the older packet's).
+GROWN_PACKET_STEPS: tuple[str, ...] = (*PACKET_STEPS[:-1], "adjudication/packet_candidates")
+GROWN_PACKET_RECORD_STEPS: tuple[str, ...] = ("adjudication/grown/packet_records",)
 
 # adjudicate agree: packet_units (record_index, id), rubric_fields (field, multi),
 # adjudicated_labels (adjudicator, id, field, value, labels) and the variables
@@ -145,6 +162,19 @@ GRADE_STEPS: tuple[str, ...] = (
     "grade/wrong_facts",
 )
 
+# grade --created-after: on a connection of its own, the cutoff, then (after load_public)
+# each record's creation time and whether it is in the window ...
+WINDOW_DATE_STEPS: tuple[str, ...] = ("grade/window_cutoff", "grade/window_dates")
+# ... then, beside the grade tables and window_dates: the window's record and slice figures
+# with bootstrap intervals (variables window_resamples, window_seed) and its primary score.
+WINDOW_STEPS: tuple[str, ...] = (
+    "grade/window_record_slices", "grade/window_weights", "grade/window_resampled", "grade/window_slices",
+    "grade/window_primary", "grade/window_grade",
+)
+# ... and with --semantic, after the semantic grade (SEMANTIC_GRADE_STEPS) and window_dates:
+# each field's accuracy over the window's gold records.
+WINDOW_SEMANTIC_STEPS: tuple[str, ...] = ("grade/window_semantic",)
+
 # Of those, the two views of every graded fact, which only a run's record reads
 # (sql/runs/run_facts.sql): a grade that keeps no record (the command, the service) skips them.
 GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts")
@@ -154,13 +184,23 @@ GRADE_FACT_VIEWS: tuple[str, ...] = ("grade/gold_facts", "grade/submitted_facts"
 UNGRADED_STEPS: tuple[str, ...] = ("macros", "runs/ungraded")
 NO_SEMANTIC_STEPS: tuple[str, ...] = ("runs/no_semantic",)  # a run not graded on a semantic bundle
 RUN_RECORD_STEPS: tuple[str, ...] = (
-    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts", "runs/run_requests",
-    "runs/run_semantic", "runs/run_semantic_results", "runs/run_semantic_gold", "runs/run_request_models",
+    "runs/runs", "runs/run_slices", "runs/run_aggregates", "runs/run_records", "runs/run_facts",
+    "runs/run_missed_facts", "runs/run_requests", "runs/run_semantic", "runs/run_semantic_results",
+    "runs/run_semantic_gold", "runs/run_request_models",
 )  # fmt: skip
+# ... then, in the same transaction: the corpus's record dates (once per corpus; the
+# runner's run_dates) and what the run was told of the clock (clock_given; also
+# runs --set-cutoff's).
+CLOCK_RECORD_STEPS: tuple[str, ...] = ("runs/record_dates", "runs/run_clock")
+# After a run's record: a database written before run_missed_facts
+# loses its test runs' missed gold facts for their counts (docs/runs.md).
+RUNS_MIGRATION_STEPS: tuple[str, ...] = ("runs/migrate_missed_facts",)
 
 # serve: the pending submission (one row) -> the service database's submissions table;
 # the submissions -> the public leaderboard.
 SERVICE_STEPS: tuple[str, ...] = ("service/submissions",)
+# serve, as it opens the store: binding_given (one row) -> the store's binding, when new.
+SERVICE_BINDING_STEPS: tuple[str, ...] = ("service/store_binding",)
 SERVICE_LEADERBOARD_STEPS: tuple[str, ...] = ("service/leaderboard",)
 # serve --semantic, at start: the semantic bundle's test entries and the variables
 # s8f_ladder_step, s8f_exact_test_records -> whether its test part fits the Ladder's step.
@@ -175,6 +215,7 @@ SERVICE_SEMANTIC_STEPS: tuple[str, ...] = ("service/semantic_ladder",)
 LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/leaderboard_runs",
     "leaderboard/graded_records",
+    "leaderboard/missed_facts",
     "leaderboard/frequent_labels",
     "leaderboard/leaderboard_scores",
     "leaderboard/resample_weights",
@@ -185,6 +226,17 @@ LEADERBOARD_STEPS: tuple[str, ...] = (
     "leaderboard/resample_scores",
     "leaderboard/score_intervals",
     "leaderboard/primary_slices",
+)
+# leaderboard, on a runs database written before run_missed_facts: instead of missed_facts.
+NO_MISSED_FACTS_STEPS: tuple[str, ...] = ("leaderboard/no_missed_facts",)
+# leaderboard, when the runs database records the clock (runs.record_dates, runs.run_clock):
+# each graded record's creation time, the runs' model cutoffs, the primary score per run
+# before and after its cutoff (bootstrap intervals on the group's draws, their paired
+# difference) and per creation month.
+LEADERBOARD_CLOCK_STEPS: tuple[str, ...] = (
+    "leaderboard/clock_records", "leaderboard/clock_cutoffs", "leaderboard/clock_record_slices",
+    "leaderboard/clock_cells", "leaderboard/clock_points", "leaderboard/clock_resampled", "leaderboard/clock_scores",
+    "leaderboard/clock_months",
 )
 # leaderboard, when the runs database records semantic grades (run --semantic): per run and
 # field the semantic grade beside its ceiling, per label, the comparison's differences, and

@@ -212,30 +212,42 @@ class _Pairs(list):  # type: ignore[type-arg]
 
 
 def go_fold(key: str) -> str:
-    """The form under which Go's decoder matches a key to a struct field (its foldName:
-    ASCII letters upper-cased, other characters as unicode.ToUpper(unicode.ToLower(r)),
-    with simple case mappings: `ſ` -> `S`, the Kelvin sign -> `K`, `ı` and `İ` -> `I`)."""
-    return "".join(c.upper() if c.isascii() else _simple_upper(_simple_lower(c)) for c in key)
+    """The form under which Go's decoder matches a key to a struct field (its foldName,
+    Go 1.21 on): ASCII letters upper-cased, any other character the smallest of its
+    unicode.SimpleFold orbit, so `ſ` folds to `S` and the Kelvin sign to `K`, but `ı` and
+    `İ` stay themselves (their orbits hold no other rune) and match no ASCII letter."""
+    return "".join(c.upper() if c.isascii() else _fold_rune(c) for c in key)
 
 
-def _simple_lower(c: str) -> str:
-    lower = c.lower()
-    return lower if len(lower) == 1 else ("i" if c == "\u0130" else c)
+# Orbits of Go's caseOrbit table that simple case mappings do not link (CaseFolding.txt's
+# S entries), and the two letters whose orbit is themselves alone.
+_ORBIT_MIN = {"ΐ": "ΐ", "ΰ": "ΰ", "ﬆ": "ﬅ", "İ": "İ", "ı": "ı"}
 
 
-def _simple_upper(c: str) -> str:
-    upper = c.upper()
-    if len(upper) == 1:
-        return upper
-    title = c.title()  # the simple mapping of a letter with a multi-letter full one (ᾳ -> ᾼ; ß stays)
-    return title if len(title) == 1 else c
+def _fold_rune(c: str) -> str:
+    """Go's foldRune: the smallest rune equivalent to c under simple case folding, found as
+    the closure of c under the simple (one-character) lower, upper and title mappings."""
+    if c in _ORBIT_MIN:
+        return _ORBIT_MIN[c]
+    orbit, todo = {c}, [c]
+    while todo and len(orbit) < 8:  # (an orbit has at most four runes)
+        r = todo.pop()
+        for mapped in (r.lower(), r.upper(), r.title()):
+            if len(mapped) == 1 and mapped not in orbit and mapped not in _ORBIT_MIN:
+                orbit.add(mapped)
+                todo.append(mapped)
+    return min(orbit)
 
 
 # A schema: the Go value a document is decoded into. STRUCT fields by name; LIST of one
 # schema, a field given twice (under any spelling Go matches) refused; MAP (keys kept as they
-# are, the last repeated key winning, as Go's map decoding does); ANY (objects become dicts, likewise).
+# are, the last repeated key winning, as Go's map decoding does); ANY (objects become dicts,
+# likewise); TIME, a time.Time: decoded as ANY, but Go's UnmarshalJSON parses the bytes
+# between the quotes as they are, so a string written with an escape is no timestamp
+# (strictness.StrictCheck refuses it, seeing the raw bytes).
 ANY: Any = None
 MAP = "map"
+TIME = "time"
 
 
 def struct(**fields: Any) -> dict[str, Any]:

@@ -23,7 +23,8 @@ import duckdb
 
 from s8f_duck.pipeline.steps import memory_limit_mb, register, rows, run_steps
 from s8f_duck.reading import gojson
-from s8f_duck.reading.gojson import ANY, MAP, list_of, struct
+from s8f_duck.reading.gojson import ANY, MAP, TIME, list_of, struct
+from s8f_duck.reading.schemas import CORPUS_SCHEMA, swapped_hint
 from s8f_duck.reading.split import array_member_span, array_parts, copy_range
 from s8f_duck.reading.strictness import StrictCheck
 from s8f_duck.reading.typed_check import TypedCheck
@@ -68,7 +69,7 @@ BUNDLE_TABLES = tuple(Path(step).name.removeprefix("bundle_") for step in (BUNDL
 # The Go structs the reference decodes each input into (gojson.loads matches keys to them).
 RAW_SCHEMA = list_of(struct(
     number=ANY, title=ANY, body=ANY, state=ANY, labels=list_of(struct(name=ANY)),
-    createdAt=ANY, updatedAt=ANY, closedAt=ANY, url=ANY,
+    createdAt=TIME, updatedAt=TIME, closedAt=TIME, url=ANY,
 ))  # fmt: skip
 PUBLIC_RECORD = struct(
     id=ANY, split=ANY, number=ANY, title=ANY, body=ANY, created_at=ANY, updated_at=ANY, url=ANY, state=ANY,
@@ -156,10 +157,17 @@ def drop(con: duckdb.DuckDBPyConnection, *names: str) -> None:
             con.execute(f"DROP {'VIEW' if kinds[name] == 'VIEW' else 'TABLE'} {name}")
 
 
-def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str) -> None:
+def _raise_first_problem(con: duckdb.DuckDBPyConnection, path: Path, table: str, schema_hint: str = "") -> None:
     first = con.execute(f"SELECT problem FROM {table} LIMIT 1").fetchall()
     if first:
-        raise UnusableInput(f"{path}: {first[0][0]}")
+        hint = schema_hint if first[0][0].startswith("field 'schema'") else ""
+        raise UnusableInput(f"{path}: {first[0][0]}{hint}")
+
+
+def _public_hint(con: duckdb.DuckDBPyConnection) -> str:
+    """What a file given as a public corpus is instead, when its schema names another document."""
+    found = con.execute("SELECT schema->>'$' FROM public_document WHERE kind = 'OBJECT'").fetchall()
+    return swapped_hint(found[0][0], CORPUS_SCHEMA) if found else ""
 
 
 DOCUMENT_MEMORY_FACTOR = 12  # DuckDB needs about this many bytes of memory per byte of one JSON document
@@ -313,7 +321,7 @@ def load_public(con: duckdb.DuckDBPyConnection, path: Path, *, strict_check: boo
         drop(con, "public_records")
         _read_document(con, path, "public", "public/public_decoding", PUBLIC_SCHEMA)
         run_steps(con, PUBLIC_STEPS[:3])
-        _raise_first_problem(con, path, "public_problems")
+        _raise_first_problem(con, path, "public_problems", _public_hint(con))
     con.execute("ALTER TABLE raw_issues DROP COLUMN problems")
     con.execute("ALTER TABLE raw_issues DROP COLUMN record")
     run_steps(con, PUBLIC_STEPS[3:])
@@ -372,7 +380,8 @@ def check_answer_bundle(
     """An answer bundle's schema is the one expected, and it has one answer per record (the
     grade pairs them by id): else the first repeat is named."""
     if schema != expect_schema:
-        raise UnusableInput(f"{path}: field 'schema' is {schema!r}, expected {expect_schema!r}")
+        raise UnusableInput(f"{path}: field 'schema' is {schema!r}, expected {expect_schema!r}"
+                            f"{swapped_hint(schema, expect_schema)}")  # fmt: skip
     if con.execute(f"SELECT count(DISTINCT id) < count(*) FROM {answers}").fetchall()[0][0]:  # which, only if any
         repeat = con.execute(
             f"SELECT id, list(pos ORDER BY pos)[1:2] FROM {answers} GROUP BY id HAVING count(*) > 1 "

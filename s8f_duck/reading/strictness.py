@@ -34,8 +34,9 @@ PIECE_BYTES = 32 << 20
 _ELEMENTS = msgspec.json.Decoder(list[msgspec.Raw])
 _KEYED_ELEMENTS = msgspec.json.Decoder(list[dict[str, msgspec.Raw] | None])
 # Bytes without which no key can fold to a field name but by ASCII case (which DuckDB's
-# reader matches itself): ſ, ı, İ and the Kelvin sign in UTF-8, and an escape.
-_FOLD_BYTES = (b"\xc5\xbf", b"\xc4\xb1", b"\xc4\xb0", b"\xe2\x84\xaa", b"\\u")
+# reader matches itself): ſ and the Kelvin sign in UTF-8, and an escape (ı and İ fold to
+# no ASCII letter in Go's decoder).
+_FOLD_BYTES = (b"\xc5\xbf", b"\xe2\x84\xaa", b"\\u")
 _KEYED = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _ANY = msgspec.json.Decoder(msgspec.Raw)
 
@@ -58,6 +59,7 @@ class StrictCheck:
         self.path, self.array_key = path, array_key
         self.element_fields, self.top_fields = element_fields, top_fields
         self.folded_keys = False
+        self._escaped_time: gojson.JSONInputError | None = None  # the first timestamp written with an escape
         self._problem: gojson.JSONInputError | None = None
         self._failure: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="s8f-duck-strict-json", daemon=True)
@@ -72,7 +74,7 @@ class StrictCheck:
 
     def _run(self) -> None:
         try:
-            self._problem = self._check()
+            self._problem = self._check() or self._escaped_time
         except OSError:  # unreadable: the loader names it
             self._problem = None
         except BaseException as exc:  # noqa: BLE001  # handed to the caller's thread
@@ -129,8 +131,8 @@ class StrictCheck:
                     elements = _ELEMENTS.decode(piece)
                     may_fold = any(buffer.obj.find(b, 0, size + 2) >= 0 for b in _FOLD_BYTES)
                     if self.element_fields is not None and may_fold:
-                        for element in _KEYED_ELEMENTS.decode(piece):
-                            self._check_keys(element, self.element_fields)
+                        for i, element in enumerate(_KEYED_ELEMENTS.decode(piece)):
+                            self._check_keys(element, self.element_fields, [*path, index + i])
                     index += len(elements)
                     k += 1
                     continue
@@ -152,14 +154,18 @@ class StrictCheck:
                 index = int(stopped_in[-1]) + 1
         return None
 
-    def _check_keys(self, obj: Any, fields: dict[str, Any]) -> None:
+    def _check_keys(self, obj: Any, fields: dict[str, Any], path: list[int | str] | None = None) -> None:
         """Whether an object's keys (and those of its fields that are structs or lists of
-        structs) are all exact names or ignored by Go; folded_keys is set otherwise."""
+        structs) are all exact names or ignored by Go; folded_keys is set otherwise. A
+        timestamp (gojson.TIME) written with an escape is noted: Go refuses it."""
         if not isinstance(obj, dict):
             return
         for key, value in obj.items():
+            name = key if key in fields["fields"] else fields["folded"].get(gojson.go_fold(key))
+            if name is not None and fields["fields"][name] == gojson.TIME and path is not None:
+                self._note_escaped_time(bytes(value), [*path, name])
             if key not in fields["fields"]:
-                self.folded_keys |= gojson.go_fold(key) in fields["folded"]
+                self.folded_keys |= name is not None
                 continue
             inner = fields["fields"][key]
             try:
@@ -170,6 +176,15 @@ class StrictCheck:
                         self._check_keys(element, inner[0])
             except (msgspec.DecodeError, msgspec.ValidationError):
                 pass  # not an object (or array of them): the loader names the type
+
+    def _note_escaped_time(self, raw: bytes, path: list[int | str]) -> None:
+        """Go's time.Time.UnmarshalJSON parses the bytes between the quotes unescaped: a
+        backslash there (`"2026-07-16T18:11:00\\u005a"`) is no RFC 3339 timestamp."""
+        if self._escaped_time is None and raw.startswith(b'"') and b"\\" in raw:
+            text = raw.decode("utf-8", errors="s8f_go_replace")
+            self._escaped_time = gojson.JSONInputError(
+                f"not an RFC 3339 timestamp: {text} (written with an escape: Go parses a timestamp's bytes "
+                "as they are, unescaped)", path, syntax=False)  # fmt: skip
 
 
 def stream_problem(path: Path, cuts: Sequence[int] = ()) -> gojson.JSONInputError | None:

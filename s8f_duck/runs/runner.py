@@ -29,9 +29,12 @@ import duckdb
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
+from s8f_duck.grading.window import semantic_member, window_reports
 from s8f_duck.pipeline.steps import (
+    CLOCK_RECORD_STEPS,
     NO_SEMANTIC_STEPS,
     RUN_RECORD_STEPS,
+    RUNS_MIGRATION_STEPS,
     UNGRADED_STEPS,
     connect,
     create_table,
@@ -40,7 +43,7 @@ from s8f_duck.pipeline.steps import (
 from s8f_duck.pipeline.text_tables import aligned, csv_text
 from s8f_duck.reading.load import load_bundle, load_public
 from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCHEMA, SUBMISSION_SCHEMA
-from s8f_duck.runs import sandbox
+from s8f_duck.runs import clock, sandbox
 from s8f_duck.runs.limits import WRITABLE, Limits, files_at
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
@@ -79,6 +82,8 @@ class RunRequest:
     read_only: list[Path] = field(default_factory=list)
     submission_bytes: int | None = None  # the largest submission read; None: submission_limit(answers)
     semantic: Path | None = None  # a semantic answer bundle (adjudicate gold) to grade the submission on too
+    created_after: str | None = None  # also grade the records created at or after it (the grade's window)
+    model_cutoff: str | None = None  # the training cutoff of the candidate's model (runs/clock.py)
 
 
 def default_limits() -> Limits:
@@ -244,6 +249,8 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     progress.step("check the corpus, the answers and the sandbox")
     public_sha256 = _file_sha256(public)
     check_inputs(request, public, answers, public_sha256)
+    cutoff_at = clock.check_dates(request.created_after, request.model_cutoff)
+    dates = clock.read_dates(public, request.created_after)
     semantic = _resolved(request.semantic, "semantic answer bundle") if request.semantic else None
     if semantic is not None:
         semantic_grading.read_semantic(semantic, _file_sha256(answers))  # refused now, not after the run
@@ -317,7 +324,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     if outcome not in ("graded", "unusable_submission"):  # what the candidate last said, if anything
         said = last_stderr_line(run_dir / "stderr.txt")
         if said is not None:
-            message = f"{message}; its last line on stderr: {said}"
+            message = f"{message}; its last line on stderr: {said}{_host_path_hint(request.command, said, read_only)}"
     progress.step("grade the submission")
     con = connect()
     report = None
@@ -327,9 +334,13 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
             report = grading.full_report(con)
             if not report["corpus_bound"]:
                 outcome, message, report = "unusable_submission", "the submission is bound to another corpus", None
-            elif semantic is not None:
+            elif request.created_after is not None:
+                report["window"] = window_reports(con, dates)[0]
+            if report is not None and semantic is not None:
                 report["semantic"] = semantic_grading.grade_into(
                     con, semantic, run_dir / "submission.json", request.split, _file_sha256(answers))
+                if request.created_after is not None:
+                    report["window"]["semantic"] = semantic_member(con, dates)
         except (UnusableInput, duckdb.OutOfMemoryException, MemoryError, RecursionError) as exc:
             outcome, message, report = "unusable_submission", _ungradable(exc), None
     if report is None:  # in a fresh database: a grade that stopped half-way left some of its tables
@@ -352,6 +363,7 @@ def run(request: RunRequest, progress: Progress | None = None) -> RunResult:
     with con:
         create_table(con, "run_meta", META_TYPES, [tuple(meta.values())])
         create_table(con, "run_request_log", REQUEST_COLUMNS, log.rows)
+        clock.stage(con, run_id, dates, request.created_after, request.model_cutoff, cutoff_at)
         _record(con, request.runs_db)
     return RunResult(run_id, outcome, run_dir, meta, report)
 
@@ -523,6 +535,8 @@ def _record(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
     try:
         con.execute("BEGIN")
         run_steps(con, RUN_RECORD_STEPS)
+        run_steps(con, CLOCK_RECORD_STEPS)
+        run_steps(con, RUNS_MIGRATION_STEPS)
         con.execute("COMMIT")
     except duckdb.Error as exc:
         con.execute("ROLLBACK")
@@ -613,6 +627,19 @@ def format_rows(names: Sequence[str], data: Sequence[tuple[Any, ...]], fmt: str)
 
 def _clip(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def _host_path_hint(command: list[str], said: str, mounted: list[Path]) -> str:
+    """Why a command naming a path of this machine finds nothing in the sandbox, which
+    sees only its own directories and the mounts asked for."""
+    if "not found" not in said and "No such file" not in said:
+        return ""
+    for arg in command:
+        path = Path(arg)
+        if path.is_absolute() and path.exists() and not any(path.is_relative_to(m) for m in mounted):
+            return (f" ({arg} is a path on this machine, which the sandbox does not see: give the candidate's "
+                    "directory as --candidate-dir DIR, seen at /candidate, or mount a path with --ro PATH)")
+    return ""
 
 
 def last_stderr_line(path: Path, most: int = 200) -> str | None:

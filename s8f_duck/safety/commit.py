@@ -82,6 +82,8 @@ class Outputs:
         self._pending: dict[Path, Path] = {}  # output -> its new file
         self._private = {Path(p) for p in private if p is not None}
         self._journals: list[Path] = []
+        self._created: list[Path] = []  # directories made for the outputs, removed again when nothing is written
+        self._committed = False
         try:
             self.reserve([Path(p) for p in [*finals, *self._private] if p is not None])
         except BaseException:
@@ -93,6 +95,8 @@ class Outputs:
         there, remove dead runs' work directories, and make this command's own."""
         for final in finals:
             writable_kind(final)
+            missing = [d for d in Path(final).absolute().parents if not d.exists()]
+            self._created += [d for d in missing if d not in self._created]
         directories = sorted({_directory(final) for final in finals} - set(self._locked))
         for directory in directories:
             lock_directory(directory, wait=True)
@@ -136,9 +140,11 @@ class Outputs:
                 journal.unlink()
             self._journals.clear()
             self._pending.clear()
+            self._committed = True
 
     def discard(self) -> None:
-        """Remove the new files not committed, the work directories, and the locks."""
+        """Remove the new files not committed, the work directories, and the locks; when
+        nothing was committed, the directories made for the outputs that stayed empty."""
         for work in self._work.values():
             scratch.release(work)
         for directory in self._locked:
@@ -146,6 +152,13 @@ class Outputs:
         self._work.clear()
         self._locked.clear()
         self._pending.clear()
+        if not self._committed:
+            for directory in sorted(self._created, key=lambda d: len(d.parts), reverse=True):
+                try:
+                    directory.rmdir()  # (only if empty: another command's file stays)
+                except OSError:
+                    pass
+        self._created.clear()
 
     def __enter__(self) -> Outputs:
         return self

@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -92,13 +92,38 @@ def cancellable(con: Any) -> Iterator[None]:
             _running = None
 
 
+_on_stop: list[Callable[[], str]] = []  # what a command does when stopped, saying what it left
+
+
+@contextmanager
+def on_stop(action: Callable[[], str]) -> Iterator[None]:
+    """While the block runs, a signal that ends the command first calls action (on the
+    signals' thread), whose words (if any) end the stop line: what was kept, how to go on."""
+    _on_stop.append(action)
+    try:
+        yield
+    finally:
+        _on_stop.remove(action)
+
+
+def _stop_notes() -> str:
+    notes = []
+    for action in list(_on_stop):
+        try:
+            notes.append(action())
+        except Exception:  # noqa: BLE001  (stopping goes on whatever one action does)
+            pass
+    return "".join(f"; {note}" for note in notes if note)
+
+
 def _wait() -> None:
     while (number := signal.sigwait(SIGNALS)) == signal.SIGINT and _ctrl_c_to_main:
         _ctrl_c.set()
     with scratch.CRITICAL:
         scratch.remove_owned()
+        notes = _stop_notes()
         command = " ".join(["s8f-duck", *sys.argv[1:2]])
         name = signal.Signals(number).name
-        line = f"{progress.clearing()}{command}: stopped by {name}; its temporary files are removed\n"
+        line = f"{progress.clearing()}{command}: stopped by {name}; its temporary files are removed{notes}\n"
         os.write(2, line.encode(errors="backslashreplace"))
         os._exit(128 + number)

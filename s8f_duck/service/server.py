@@ -36,7 +36,16 @@ from starlette.routing import Route
 
 from s8f_duck.grading import grade as grading
 from s8f_duck.grading import semantic as semantic_grading
-from s8f_duck.pipeline.steps import SERVICE_LEADERBOARD_STEPS, SERVICE_STEPS, connect, create_table, rows, run_steps
+from s8f_duck.pipeline.steps import (
+    SERVICE_BINDING_STEPS,
+    SERVICE_LEADERBOARD_STEPS,
+    SERVICE_STEPS,
+    connect,
+    create_table,
+    rows,
+    run_steps,
+)
+from s8f_duck.reading.scan import file_sha256
 from s8f_duck.safety.errors import UnusableInput
 from s8f_duck.safety.printable import printable
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
@@ -99,6 +108,7 @@ class Service:
         except duckdb.Error as exc:
             raise UnusableInput(f"{config.db}: cannot open the service database: {exc}") from None
         self.store.execute("SET VARIABLE s8f_ladder_step = ?", [config.ladder_step])
+        self._bind_store()
         self._store_lock = threading.Lock()
         self._team_locks: dict[str, asyncio.Lock] = {}
         self.in_flight: dict[str, int] = {}  # per team, submissions taken in and not yet stored
@@ -109,6 +119,31 @@ class Service:
         self.scratch = Path(tempfile.mkdtemp(prefix="s8f-duck-service-"))  # private (0700)
         create_table(self.store, "pending", PENDING_TYPES, [])
         run_steps(self.store, SERVICE_STEPS)  # creates the table when the store is new
+
+    def _bind_store(self) -> None:
+        """Bind a new store to this corpus, answer bundle and semantic bundle (or none); an
+        existing store bound to others is refused, naming its binding."""
+        semantic_sha256 = file_sha256(self.config.semantic) if self.config.semantic is not None else None
+        given = (self.public_sha256, self.answers_sha256, semantic_sha256)
+        columns = {"public_sha256": "VARCHAR", "answers_sha256": "VARCHAR", "semantic_sha256": "VARCHAR"}
+        create_table(self.store, "binding_given", columns, [given])
+        try:
+            run_steps(self.store, SERVICE_BINDING_STEPS)
+            (bound,) = self.store.execute(
+                "SELECT public_sha256, answers_sha256, semantic_sha256 FROM service.store_binding"
+            ).fetchall()
+        except duckdb.Error as exc:
+            self.store.close()
+            self.grader.close()
+            raise UnusableInput(f"{self.config.db}: cannot open the service database: {exc}") from None
+        if tuple(bound) != given:
+            self.store.close()
+            self.grader.close()
+            semantic = f"semantic bundle {bound[2]}" if bound[2] else "no semantic bundle (--semantic not given)"
+            raise UnusableInput(
+                f"{self.config.db}: the store of public corpus {bound[0]}, answer bundle {bound[1]} and {semantic}; "
+                "these differ: give another --db (a store keeps one corpus's scores)"
+            )
 
     def close(self) -> None:
         self.store.close()

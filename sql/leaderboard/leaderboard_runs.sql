@@ -1,7 +1,8 @@
 -- One row per recorded run: what it is, how it ended, its grade and its cost, with its
 -- endpoint requests and tokens summed; its index (in the order the runs started); and
 -- its group: the runs on the same corpus (both digests) and graded split, which are
--- resampled on the same records and so can be compared.
+-- resampled on the same records and so can be compared. With leaderboard_latest, only the
+-- newest run of each name.
 CREATE OR REPLACE TABLE leaderboard_runs AS
 WITH requests AS (
     SELECT
@@ -23,4 +24,7 @@ SELECT
     requests.total_tokens
 FROM runs.runs AS runs
 LEFT JOIN requests USING (run_id)
+WHERE NOT coalesce(getvariable('leaderboard_latest'), false) OR runs.run_id IN (  -- --latest: the newest run of each name
+    SELECT run_id FROM runs.runs QUALIFY row_number() OVER (PARTITION BY name ORDER BY started_at DESC, run_id DESC) = 1
+)
 ORDER BY run_index;

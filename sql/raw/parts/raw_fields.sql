@@ -13,7 +13,7 @@ SELECT
     title, text_kind(title) AS title_kind, body, text_kind(body) AS body_kind,
     state, url, CAST(labels AS JSON) AS labels,
     "createdAt" AS created_at, "updatedAt" AS updated_at, "closedAt" AS closed_at,
-    coalesce("tıtle", "tİtle", "ſtate", "labelſ", "cloſedAt") IS NOT NULL AS folded_key
+    coalesce("ſtate", "labelſ", "cloſedAt") IS NOT NULL AS folded_key
 FROM read_json(
     getvariable('input_path'),
     format = 'array',
@@ -21,7 +21,7 @@ FROM read_json(
     columns = {
         'number': 'JSON', 'title': 'VARCHAR', 'body': 'VARCHAR', 'state': 'JSON', 'url': 'JSON',
         'labels': 'STRUCT(name JSON)[]', 'createdAt': 'JSON', 'updatedAt': 'JSON', 'closedAt': 'JSON',
-        'tıtle': 'JSON', 'tİtle': 'JSON', 'ſtate': 'JSON', 'labelſ': 'JSON', 'cloſedAt': 'JSON'
+        'ſtate': 'JSON', 'labelſ': 'JSON', 'cloſedAt': 'JSON'
     },
     maximum_object_size = 268435456,
     case_insensitive_keys = true
