@@ -74,7 +74,8 @@ def test_freeze_refuses_a_database_of_another_dump_alone(tmp_path: Path) -> None
 def gold(packet: Path, labels: list[Path], folder: Path, *extra: str | Path) -> object:
     return run_cli("adjudicate", "gold", packet, *labels, "--policy", "majority", "--public", S8F_PUBLIC,
                    "--answers", S8F_ANSWERS, "--output", folder / "semantic.json",
-                   "--report", folder / "semantic-report.json", "--resamples", "20", *extra)  # fmt: skip
+                   "--report", folder / "semantic-report.json", "--resamples", "20", "--allow-weak",
+                   *extra)  # fmt: skip  (constructed labels: a weak gold, written with its weakness)
 
 
 @needs_s8f
@@ -89,6 +90,11 @@ def test_gold_over_another_bundle_is_refused_and_force_replaces(packet: Path, tm
     refused = gold(packet, labels[:2], out)  # another set of labels files
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert "semantic.json: made from packet " in refused.stderr and "--force replaces it" in refused.stderr
+    assert contents(out) == before
+
+    gates = gold(packet, labels, out, "--min-alpha", "0.5")  # the same labels under other gates
+    assert gates.returncode == 2 and gates.stderr.count("\n") == 1, gates.stderr
+    assert "gates --min-alpha 0.667 --min-records 30, written weak (--allow-weak)" in gates.stderr, gates.stderr
     assert contents(out) == before
 
     forced = gold(packet, labels[:2], out, "--force")

@@ -289,7 +289,12 @@ def _gold_made_from(path: Path) -> str:
         except UnusableInput:
             pass
     if head.get("schema") == SEMANTIC_SCHEMA and "packet_sha256" in head:
-        return f"packet {head['packet_sha256']} with other labels or settings (see its report)"
+        try:  # its policy and gates are in it too (read whole: only to say why it is refused)
+            bundle = read_json_file(path)
+            settings = f", policy {bundle.get('policy')}{_gates_named(bundle)}"
+        except (UnusableInput, AttributeError):
+            settings = ""
+        return f"packet {head['packet_sha256']}{settings} with other labels or settings (see its report)"
     return "something else (not a semantic bundle or report of these inputs)"
 
 
