@@ -222,3 +222,18 @@ def test_a_runs_database_written_before_the_gold_was_recorded_still_shows_its_ad
     page = tmp_path / "board.html"
     done = run_cli("leaderboard", "--runs", older, "--resamples", "100", "--html", page)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_bundle_sections_stand_beside_the_clock_and_latest(checked_runs: dict[str, Any]) -> None:
+    """The sections per semantic bundle, the clock's month chart and --latest together."""
+    text = board(checked_runs, "--latest").stdout
+    assert text.count("Adjudicated fields graded on semantic bundle") == 2, text
+    assert "Primary score by creation month" in text
+    every = json.loads(board(checked_runs, "--format", "json").stdout)
+    latest = json.loads(board(checked_runs, "--latest", "--format", "json").stdout)
+    newest = {}
+    for run in sorted(every["runs"], key=lambda r: (r["started_at"], r["run_id"])):
+        newest[run["name"]] = run["run_id"]
+    assert sorted(r["run_id"] for r in latest["runs"]) == sorted(newest.values())
+    assert {s["run_id"] for s in latest["semantic"]["scores"]} <= set(newest.values())
+    assert latest["clock"]["months"] and {m["run_id"] for m in latest["clock"]["months"]} <= set(newest.values())
