@@ -8,7 +8,6 @@ terminal table, JSON or CSV and leaderboard_page as one HTML page.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from s8f_duck.pipeline.steps import (
     run_steps,
 )
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
+from s8f_duck.safety.locks import wait_for_lock
 from s8f_duck.safety.paths import no_runs_database, run_root
 
 SCHEMA = "s8f-duck-leaderboard/1"
@@ -74,19 +74,8 @@ def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> tuple[bool, bool, 
     refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
     if refused is not None:
         raise refused
-    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
-    while True:
-        try:
-            con.execute("ATTACH ? AS runs (READ_ONLY)", [str(runs_db)])
-            break
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower():
-                raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
-            if time.monotonic() > deadline:
-                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
-            time.sleep(0.2)
-        except duckdb.Error as exc:
-            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    wait_for_lock(runs_db, lambda: con.execute("ATTACH ? AS runs (READ_ONLY)", [str(runs_db)]), _LOCK_WAIT_SECONDS,
+                  unopened="not a usable runs database")  # fmt: skip
     tables = {
         name
         for (name,) in con.execute("SELECT table_name FROM duckdb_tables() WHERE database_name = 'runs'").fetchall()

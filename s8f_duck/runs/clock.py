@@ -6,7 +6,6 @@ after the cutoff and by creation month."""
 
 from __future__ import annotations
 
-import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import duckdb
 from s8f_duck.grading.window import Window, WindowDates, check_cutoff, window_dates
 from s8f_duck.pipeline.steps import CLOCK_RECORD_STEPS, connect, create_table, register, run_steps
 from s8f_duck.safety.errors import UnusableInput
+from s8f_duck.safety.locks import wait_for_lock
 from s8f_duck.safety.paths import no_runs_database
 
 EVERY_RECORD = "0001-01-01"  # a window holding every record: only the dates are wanted
@@ -89,14 +89,4 @@ def set_cutoff(runs_db: Path, run: str, model_cutoff: str) -> dict[str, Any]:
 
 
 def _attach(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
-    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
-    while True:
-        try:
-            con.execute("ATTACH ? AS runs", [str(runs_db)])
-            return
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
-                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
-            time.sleep(0.2)
-        except duckdb.Error as exc:
-            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    wait_for_lock(runs_db, lambda: con.execute("ATTACH ? AS runs", [str(runs_db)]), _LOCK_WAIT_SECONDS)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import duckdb
 
 from s8f_duck.pipeline.steps import connect
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
+from s8f_duck.safety.locks import wait_for_lock
 from s8f_duck.safety.paths import no_runs_database, run_root
 from s8f_duck.safety.printable import printable
 from s8f_duck.safety.trees import remove_tree
@@ -37,16 +37,7 @@ def _open(runs_db: Path) -> duckdb.DuckDBPyConnection:
     refused = json_given_for_database(runs_db, "--runs takes the runs database that `s8f-duck run` writes")
     if refused is not None:
         raise refused
-    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
-    while True:
-        try:
-            return connect(str(runs_db))
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
-                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
-            time.sleep(0.2)
-        except duckdb.Error as exc:
-            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    return wait_for_lock(runs_db, lambda: connect(str(runs_db)), _LOCK_WAIT_SECONDS)
 
 
 def delete_runs(runs_db: Path, run_ids: list[str]) -> list[Removed]:

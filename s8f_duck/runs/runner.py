@@ -14,11 +14,9 @@ import json
 import os
 import re
 import secrets
-import shutil
 import stat
 import sys
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -46,6 +44,7 @@ from s8f_duck.reading.schemas import ANSWERS_SCHEMA, CORPUS_SCHEMA, SEMANTIC_SCH
 from s8f_duck.runs import clock, sandbox
 from s8f_duck.runs.limits import WRITABLE, Limits, files_at
 from s8f_duck.safety.errors import UnusableInput, json_given_for_database
+from s8f_duck.safety.locks import wait_for_lock
 from s8f_duck.safety.memory import MEMORY_LIMIT_ENV, memory_limit
 from s8f_duck.safety.paths import no_runs_database, run_root
 from s8f_duck.safety.printable import printable
@@ -521,17 +520,7 @@ def _record(con: duckdb.DuckDBPyConnection, runs_db: Path) -> None:
     """Append the run's rows to the runs database in one transaction: a runner killed
     meanwhile leaves the database as it was (DuckDB's write-ahead log). Another runner
     holding the file is waited for."""
-    deadline = time.monotonic() + _LOCK_WAIT_SECONDS
-    while True:
-        try:
-            con.execute("ATTACH ? AS runs", [str(runs_db)])
-            break
-        except duckdb.IOException as exc:
-            if "lock" not in str(exc).lower() or time.monotonic() > deadline:
-                raise UnusableInput(f"{runs_db}: cannot open the runs database: {exc}") from None
-            time.sleep(0.2)
-        except duckdb.Error as exc:
-            raise UnusableInput(f"{runs_db}: not a usable runs database: {exc}") from None
+    wait_for_lock(runs_db, lambda: con.execute("ATTACH ? AS runs", [str(runs_db)]), _LOCK_WAIT_SECONDS)
     try:
         con.execute("BEGIN")
         run_steps(con, RUN_RECORD_STEPS)
