@@ -190,7 +190,9 @@ def test_latest_shows_the_newest_run_of_each_name(candidates: dict[str, Path], t
     db = tmp_path / "runs.duckdb"
     run(db, candidates["empty"], "mine")
     run(db, candidates["baseline"], "mine")
-    every = json.loads(run_cli("leaderboard", "--runs", db, "--format", "json").stdout)["runs"]
-    latest = json.loads(run_cli("leaderboard", "--runs", db, "--format", "json", "--latest").stdout)["runs"]
+    boards = [run_cli("leaderboard", "--runs", db, "--format", "json", *more) for more in ((), ("--latest",))]
+    for done in boards:  # a failure shows the command's own line
+        assert done.returncode == 0, done.stderr
+    every, latest = (json.loads(done.stdout)["runs"] for done in boards)
     assert len(every) == 2
     assert [r["run_id"] for r in latest] == [run_ids(db)["mine"]] and latest[0]["exact_records"] == 680
