@@ -113,7 +113,9 @@ def test_one_address_holding_unfinished_heads_keeps_no_other_out(server: Server)
     attacker = threading.Thread(target=_hold_heads, args=(host, int(port), 520, stop, opened), daemon=True)
     attacker.start()
     try:
-        time.sleep(1.0)
+        deadline = time.monotonic() + 30  # every head open before the first request is timed
+        while opened[0] < 520 and time.monotonic() < deadline:
+            time.sleep(0.05)
         waits = []
         for _ in range(6):
             started = time.monotonic()
@@ -202,12 +204,14 @@ def test_a_dropped_upload_is_one_line_on_stderr_and_not_counted(
             time.sleep(0.1)
         url = log.read_text().split()[2].rstrip("/")
         host, port = url.removeprefix("http://").split(":")
-        for _ in range(3):
+        for n in range(3):
             with socket.create_connection((host, int(port)), timeout=10) as connection:
                 connection.sendall(f"POST /submissions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {teams['alpha']}\r\n"
                                    f"Content-Length: {10 * 2**20}\r\n\r\n".encode() + b" " * 2**20)  # fmt: skip
                 time.sleep(0.3)
-        time.sleep(0.5)
+            deadline = time.monotonic() + 30  # each drop said (and its place released) before the next
+            while log.read_text().count("was dropped") <= n and time.monotonic() < deadline:
+                time.sleep(0.05)
         answer = httpx.post(url + "/submissions", json=baseline, headers={"Authorization": f"Bearer {teams['alpha']}"},
                             timeout=60)  # fmt: skip
         assert answer.status_code == 201, answer.text
